@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../../domain/access/principal.js';
+import { DomainError } from '../../domain/domain-error.js';
+import { decideRegister, type RegisterResource } from '../../domain/resource/decide-resource.js';
+import { resourceStreamId, type Resource } from '../../domain/resource/resource.js';
+import type { DeviceDirectory } from '../../infra/device-service/device-directory.js';
+import { findRegistration, findResource } from '../../projections/resources/resource-queries.js';
+import type { CommandContext } from '../command-context.js';
+import { handleCommand } from '../handle-command.js';
+
+export type RegisterResourceInput = Omit<RegisterResource, 'id' | 'resourceName' | 'workspace'> & { workspace?: string };
+
+export async function registerResource(
+  ctx: CommandContext & { devices: DeviceDirectory },
+  actor: Principal,
+  input: RegisterResourceInput,
+  authorization?: string,
+): Promise<Resource> {
+  const workspace = input.workspace ?? actor.workspace;
+  if (!workspace) throw new DomainError('invalid_request', 'workspace is required: the token carries none');
+  const id = randomUUID();
+  const command: RegisterResource = { ...input, id, workspace, resourceName: null };
+  // Permission and duplicate checks come before the device service is asked.
+  decideRegister(command, await findRegistration(ctx.db, workspace, input.resourceType, input.resourceId), actor, ctx.now());
+  const record = await ctx.devices.lookup(input.resourceType, workspace, input.resourceId, authorization);
+  if (!record) throw new DomainError('resource_not_found', `${input.resourceType} ${input.resourceId} does not exist in the device service`);
+
+  await handleCommand(ctx, resourceStreamId(id), {
+    load: (db) => findRegistration(db, workspace, input.resourceType, input.resourceId),
+    decide: (registered) => [decideRegister({ ...command, resourceName: record.name }, registered, actor, ctx.now())],
+    onConstraintViolation: (error) =>
+      error.code === '23505' && error.constraint === 'resources_registration'
+        ? new DomainError('already_registered', `${input.resourceType} ${input.resourceId} is already registered in this workspace`)
+        : undefined,
+  });
+  return (await findResource(ctx.db, id))!;
+}

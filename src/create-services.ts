@@ -1,0 +1,51 @@
+import { Temporal } from 'temporal-polyfill';
+import type { Services } from './api/services.js';
+import { ensureDevSigningKey } from './infra/auth/dev-signing-key.js';
+import { createTokenVerifier } from './infra/auth/token-verifier.js';
+import { ConfigError, type Config } from './infra/config.js';
+import { createDatabase, type Database } from './infra/db/database.js';
+import { migrateToLatest } from './infra/db/migrate.js';
+import { createLocalDeviceDirectory } from './infra/device-service/local-device-directory.js';
+import { createRemoteDeviceDirectory } from './infra/device-service/remote-device-directory.js';
+import { createPostgresEventStore } from './infra/event-store/postgres-event-store.js';
+import type { Logger } from './infra/logger.js';
+
+export type RunningServices = Services & { close(): Promise<void> };
+
+function keySource(config: Config, logger: Logger): string {
+  if (config.auth.endpoint) return config.auth.endpoint;
+  if (config.appEnv !== 'development') throw new ConfigError('PLATFORM_AUTH_ENDPOINT is required outside development');
+  logger.warn({ dataDir: config.dataDir }, 'development mode: trusting only the dev signing key in DATA_DIR (mint tokens with `npm run token`)');
+  return ensureDevSigningKey(config.dataDir).publicKeyPem;
+}
+
+/**
+ * Connects, migrates and wires everything the API and the workers use. A database handed in
+ * (tests on the embedded engine) is used as it is and left open on close.
+ */
+export async function createServices(config: Config, logger: Logger, database?: Database): Promise<RunningServices> {
+  if (config.eventStore !== 'postgres') {
+    throw new ConfigError('EVENT_STORE=eventstoredb is not supported by this build yet; use postgres');
+  }
+  const verifyToken = createTokenVerifier({
+    keySource: keySource(config, logger),
+    issuer: config.auth.issuer,
+    audience: config.auth.audience,
+    rolesClaim: config.auth.rolesClaim,
+    groupsClaim: config.auth.groupsClaim,
+  });
+  const db = database ?? createDatabase(config.database);
+  await migrateToLatest(db);
+  return {
+    config,
+    db,
+    logger,
+    eventStore: createPostgresEventStore(db),
+    now: () => Temporal.Now.instant(),
+    devices: config.deviceServiceUrl ? createRemoteDeviceDirectory(config.deviceServiceUrl) : createLocalDeviceDirectory(db),
+    verifyToken,
+    close: async () => {
+      if (!database) await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+export type BookingStatus = 'pending' | 'confirmed' | 'completed' | 'cancelled' | 'no_show';
+
+/** Statuses that hold the slot: only these conflict with a new booking. */
+export const activeStatuses: readonly BookingStatus[] = ['pending', 'confirmed'];
+
+/** A booking as the domain and the read model know it; times are ISO 8601 UTC. */
+export type Booking = {
+  id: string;
+  bookableResourceId: string;
+  workspace: string;
+  resourceType: 'zone' | 'device';
+  resourceId: string;
+  bookerProfileId: string;
+  bookerEmail: string | null;
+  title: string;
+  startTime: string;
+  endTime: string;
+  status: BookingStatus;
+  /** The record of a series that holds the rule; never a conflict, never in a schedule. */
+  isSeriesParent: boolean;
+  recurrenceRule: string | null;
+  recurrenceTimeZone: string | null;
+  recurrenceParentId: string | null;
+  exceptionOf: string | null;
+  confirmedBy: string | null;
+  confirmedAt: string | null;
+  cancelledBy: string | null;
+  cancelledAt: string | null;
+  reason: string | null;
+  checkedInAt: string | null;
+  checkedOutAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+};

@@ -1,0 +1,41 @@
+/** Every way a command or query can be refused; the API maps each code to one HTTP status. */
+export type DomainErrorCode =
+  | 'invalid_request'
+  | 'forbidden'
+  | 'not_found'
+  | 'policy_violation'
+  | 'booking_conflict'
+  | 'invalid_transition'
+  | 'outside_checkin_window'
+  | 'already_registered'
+  | 'resource_not_found'
+  | 'dependency_unavailable';
+
+export type BookingConflict = { bookingId: string; startTime: string; endTime: string };
+
+export type DomainErrorDetails = {
+  /** The violated policy field, for policy_violation. */
+  policy?: string;
+  /** The existing bookings in the way, for booking_conflict. */
+  conflicts?: BookingConflict[];
+  /** Field-level problems, for invalid_request. */
+  errors?: { path: string; message: string }[];
+};
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+    readonly details: DomainErrorDetails = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const invalidRequest = (message: string, path?: string) =>
+  new DomainError('invalid_request', message, path ? { errors: [{ path, message }] } : {});
+export const notFound = (what: string) => new DomainError('not_found', `${what} not found`);
+export const forbidden = (message: string) => new DomainError('forbidden', message);
+export const policyViolation = (policy: string, message: string) => new DomainError('policy_violation', message, { policy });
+export const invalidTransition = (message: string) => new DomainError('invalid_transition', message);

@@ -1,0 +1,93 @@
+import type { Temporal } from 'temporal-polyfill';
+import { assertCanManageResource } from '../access/resource-access.js';
+import type { Principal } from '../access/principal.js';
+import { DomainError, forbidden, invalidRequest } from '../domain-error.js';
+import { validateAvailability } from './availability.js';
+import { defaultBookingPolicy, mergeBookingPolicy, type Availability, type BookingPolicyPatch, type Resource, type ResourceType } from './resource.js';
+import type { ResourceChanges, ResourceDeactivated, ResourceRegistered, ResourceRemoved, ResourceUpdated } from './resource-events.js';
+
+export type RegisterResource = {
+  id: string;
+  workspace: string;
+  resourceType: ResourceType;
+  resourceId: string;
+  resourceName: string | null;
+  capacity?: number | null;
+  groupId?: string | null;
+  availability?: Availability | null;
+  bookingPolicy?: BookingPolicyPatch;
+};
+
+export type ResourcePatch = {
+  capacity?: number | null;
+  groupId?: string | null;
+  availability?: Availability | null;
+  bookingPolicy?: BookingPolicyPatch;
+  isActive?: boolean;
+};
+
+function checkPolicy(policy: ReturnType<typeof mergeBookingPolicy>): void {
+  if (policy.maxBookingsPerUser !== null && policy.maxBookingsPerUser < 1) {
+    throw invalidRequest('maxBookingsPerUser must be at least 1 or null', '/bookingPolicy/maxBookingsPerUser');
+  }
+}
+
+/** Registration; `registered` is a live registration of the same zone or device in the workspace. */
+export function decideRegister(
+  command: RegisterResource,
+  registered: Resource | null,
+  actor: Principal,
+  now: Temporal.Instant,
+): ResourceRegistered {
+  assertCanManageResource(actor, command.groupId ?? null);
+  if (actor.level !== 1 && command.workspace !== actor.workspace) {
+    throw forbidden('resources can be registered only in the workspace of the token');
+  }
+  if (registered) {
+    throw new DomainError('already_registered', `${command.resourceType} ${command.resourceId} is already registered in this workspace (resource ${registered.id})`);
+  }
+  const bookingPolicy = mergeBookingPolicy(defaultBookingPolicy, command.bookingPolicy);
+  checkPolicy(bookingPolicy);
+  return {
+    type: 'ResourceRegistered',
+    data: {
+      id: command.id,
+      workspace: command.workspace,
+      resourceType: command.resourceType,
+      resourceId: command.resourceId,
+      resourceName: command.resourceName,
+      capacity: command.capacity ?? null,
+      groupId: command.groupId ?? null,
+      bookingPolicy,
+      availability: command.availability ? validateAvailability(command.availability) : null,
+      by: actor.sub,
+      at: now.toString(),
+    },
+  };
+}
+
+export function decideUpdate(patch: ResourcePatch, state: Resource, actor: Principal, now: Temporal.Instant): ResourceUpdated {
+  assertCanManageResource(actor, state.groupId);
+  if (patch.groupId !== undefined) assertCanManageResource(actor, patch.groupId);
+  const changes: ResourceChanges = {};
+  if (patch.capacity !== undefined) changes.capacity = patch.capacity;
+  if (patch.groupId !== undefined) changes.groupId = patch.groupId;
+  if (patch.isActive !== undefined) changes.isActive = patch.isActive;
+  if (patch.availability !== undefined) changes.availability = patch.availability && validateAvailability(patch.availability);
+  if (patch.bookingPolicy !== undefined) {
+    changes.bookingPolicy = mergeBookingPolicy(state.bookingPolicy, patch.bookingPolicy);
+    checkPolicy(changes.bookingPolicy);
+  }
+  return { type: 'ResourceUpdated', data: { id: state.id, changes, by: actor.sub, at: now.toString() } };
+}
+
+export function decideRemove(state: Resource, actor: Principal, now: Temporal.Instant): ResourceRemoved {
+  assertCanManageResource(actor, state.groupId);
+  return { type: 'ResourceRemoved', data: { id: state.id, by: actor.sub, at: now.toString() } };
+}
+
+/** The device service lost the record; nothing to do when the resource is inactive already. */
+export function decideDeactivate(state: Resource, reason: string, now: Temporal.Instant): ResourceDeactivated[] {
+  if (!state.isActive || state.removed) return [];
+  return [{ type: 'ResourceDeactivated', data: { id: state.id, reason, by: 'system', at: now.toString() } }];
+}

@@ -1,0 +1,42 @@
+import type { Availability, BookingPolicy, ResourceType } from './resource.js';
+
+export type ResourceRegistered = {
+  type: 'ResourceRegistered';
+  data: {
+    id: string;
+    workspace: string;
+    resourceType: ResourceType;
+    resourceId: string;
+    resourceName: string | null;
+    capacity: number | null;
+    groupId: string | null;
+    bookingPolicy: BookingPolicy;
+    availability: Availability | null;
+    by: string;
+    at: string;
+  };
+};
+
+export type ResourceChanges = Partial<{
+  capacity: number | null;
+  groupId: string | null;
+  availability: Availability | null;
+  bookingPolicy: BookingPolicy;
+  isActive: boolean;
+}>;
+
+export type ResourceUpdated = { type: 'ResourceUpdated'; data: { id: string; changes: ResourceChanges; by: string; at: string } };
+
+/** The device service no longer has the zone or device: kept, but bookable no more. */
+export type ResourceDeactivated = { type: 'ResourceDeactivated'; data: { id: string; reason: string; by: string; at: string } };
+
+export type ResourceRemoved = { type: 'ResourceRemoved'; data: { id: string; by: string; at: string } };
+
+export type ResourceEvent = ResourceRegistered | ResourceUpdated | ResourceDeactivated | ResourceRemoved;
+
+export const resourceEventTypes: ReadonlySet<string> = new Set<ResourceEvent['type']>([
+  'ResourceRegistered',
+  'ResourceUpdated',
+  'ResourceDeactivated',
+  'ResourceRemoved',
+]);

@@ -1,0 +1,67 @@
+export type ResourceType = 'zone' | 'device';
+
+export const weekdays = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export type Weekday = (typeof weekdays)[number];
+
+/** Wall-clock "HH:MM"; an end may be "24:00". */
+export type TimeWindow = { start: string; end: string };
+
+/** Operating hours; null on a resource means open around the clock. */
+export type Availability = { timeZone: string; hours: Partial<Record<Weekday, TimeWindow[]>> };
+
+export type CancellationPolicy = { minNoticeMinutes: number };
+
+export type BookingPolicy = {
+  maxDurationMinutes: number;
+  maxAdvanceDays: number;
+  minNoticeMinutes: number;
+  allowRecurring: boolean;
+  autoConfirm: boolean;
+  maxBookingsPerUser: number | null;
+  cancellationPolicy: CancellationPolicy;
+  gracePeriodMinutes: number;
+};
+
+export type BookingPolicyPatch = Partial<Omit<BookingPolicy, 'cancellationPolicy'>> & {
+  cancellationPolicy?: Partial<CancellationPolicy>;
+};
+
+export const defaultBookingPolicy: BookingPolicy = {
+  maxDurationMinutes: 480,
+  maxAdvanceDays: 180,
+  minNoticeMinutes: 0,
+  allowRecurring: true,
+  autoConfirm: true,
+  maxBookingsPerUser: null,
+  cancellationPolicy: { minNoticeMinutes: 0 },
+  gracePeriodMinutes: 15,
+};
+
+/** Field-by-field merge: what the patch names replaces, everything else stays. */
+export function mergeBookingPolicy(base: BookingPolicy, patch: BookingPolicyPatch = {}): BookingPolicy {
+  const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as BookingPolicyPatch;
+  return {
+    ...base,
+    ...defined,
+    cancellationPolicy: { ...base.cancellationPolicy, ...(defined.cancellationPolicy ?? {}) },
+  } as BookingPolicy;
+}
+
+/** A bookable resource: a reference to a zone or device of the device service, with its rules. */
+export type Resource = {
+  id: string;
+  workspace: string;
+  resourceType: ResourceType;
+  resourceId: string;
+  resourceName: string | null;
+  capacity: number | null;
+  groupId: string | null;
+  isActive: boolean;
+  bookingPolicy: BookingPolicy;
+  availability: Availability | null;
+  removed: boolean;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export const resourceStreamId = (id: string) => `resource-${id}`;

@@ -1,0 +1,30 @@
+import { Temporal } from 'temporal-polyfill';
+
+const known = new Map<string, string | null>();
+
+/** The canonical id of an IANA time zone, or null when the name is not one. */
+export function canonicalTimeZone(name: string): string | null {
+  const cached = known.get(name);
+  if (cached !== undefined) return cached;
+  let id: string | null = null;
+  if (/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) {
+    try {
+      id = Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(name).timeZoneId;
+    } catch {
+      id = null;
+    }
+  }
+  if (known.size < 1000) known.set(name, id);
+  return id;
+}
+
+/** An instant as ISO 8601: UTC with Z, or with the zone's offset when a zone is given. */
+export function formatInstant(instant: Temporal.Instant, timeZone?: string): string {
+  if (!timeZone) return instant.toString({ smallestUnit: 'second' });
+  return instant.toZonedDateTimeISO(timeZone).toString({ smallestUnit: 'second', timeZoneName: 'never' });
+}
+
+export const toInstant = (value: Date | string): Temporal.Instant =>
+  typeof value === 'string' ? Temporal.Instant.from(value) : Temporal.Instant.fromEpochMilliseconds(value.getTime());
+
+export const toDate = (instant: Temporal.Instant): Date => new Date(instant.epochMilliseconds);

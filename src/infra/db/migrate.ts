@@ -1,0 +1,29 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './database.js';
+
+const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const migrationFile = /^(\d{4}-[a-z0-9-]+)\.(ts|js)$/;
+
+/** Loads every `NNNN-name.ts|js` file of the migrations folder, ordered by name. */
+const folderProvider: MigrationProvider = {
+  async getMigrations() {
+    const migrations: Record<string, Migration> = {};
+    for (const file of (await fs.readdir(migrationsDir)).sort()) {
+      const match = migrationFile.exec(file);
+      if (!match?.[1]) continue;
+      migrations[match[1]] = (await import(path.join(migrationsDir, file))) as Migration;
+    }
+    return migrations;
+  },
+};
+
+export async function migrateToLatest(db: Database): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider: folderProvider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

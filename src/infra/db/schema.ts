@@ -1,0 +1,14 @@
+import type { BookingsTable } from './tables/bookings.table.js';
+import type { DevicesTable, ZonesTable } from './tables/device-records.table.js';
+import type { EventsTable, StreamsTable } from './tables/events.table.js';
+import type { ResourcesTable } from './tables/resources.table.js';
+
+/** Every table of the service's database; one line per table file under tables/. */
+export type DB = {
+  streams: StreamsTable;
+  events: EventsTable;
+  resources: ResourcesTable;
+  bookings: BookingsTable;
+  zones: ZonesTable;
+  devices: DevicesTable;
+};

@@ -1,0 +1,32 @@
+import type { Generated, Selectable } from 'kysely';
+import type { BookingStatus } from '../../../domain/booking/booking.js';
+
+export type BookingsTable = {
+  id: string;
+  bookable_resource_id: string;
+  workspace: string;
+  resource_type: 'zone' | 'device';
+  resource_id: string;
+  booker_profile_id: string;
+  booker_email: string | null;
+  title: string;
+  start_time: Date;
+  end_time: Date;
+  status: BookingStatus;
+  is_series_parent: Generated<boolean>;
+  recurrence_rule: string | null;
+  recurrence_time_zone: string | null;
+  recurrence_parent_id: string | null;
+  exception_of: string | null;
+  confirmed_by: string | null;
+  confirmed_at: Date | null;
+  cancelled_by: string | null;
+  cancelled_at: Date | null;
+  reason: string | null;
+  checked_in_at: Date | null;
+  checked_out_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type BookingRow = Selectable<BookingsTable>;

@@ -1,0 +1,42 @@
+import { LRUCache } from 'lru-cache';
+import { DomainError } from '../../domain/domain-error.js';
+import type { DeviceDirectory, DeviceRecordSummary } from './device-directory.js';
+
+const fiveMinutes = 5 * 60 * 1000;
+
+const unavailable = (why: string) => new DomainError('dependency_unavailable', `device service unavailable: ${why}`);
+
+/**
+ * Reads `{url}/device/v1/devices/{id}` or `/zones/{id}` with the caller's Authorization header.
+ * Found records are cached for five minutes; absences are not, so a record created a moment ago
+ * is seen at once.
+ */
+export function createRemoteDeviceDirectory(baseUrl: string, options: { timeoutMs?: number; fetch?: typeof fetch } = {}): DeviceDirectory {
+  const cache = new LRUCache<string, DeviceRecordSummary>({ max: 10_000, ttl: fiveMinutes });
+  const doFetch = options.fetch ?? fetch;
+  return {
+    async lookup(kind, workspace, id, authorization) {
+      const key = `${workspace}\u0000${kind}\u0000${id}`;
+      const cached = cache.get(key);
+      if (cached) return cached;
+      let response: Response;
+      try {
+        response = await doFetch(`${baseUrl}/device/v1/${kind}s/${encodeURIComponent(id)}`, {
+          headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) },
+          redirect: 'error',
+          signal: AbortSignal.timeout(options.timeoutMs ?? 3_000),
+        });
+      } catch (error) {
+        throw unavailable(error instanceof Error ? error.message : String(error));
+      }
+      if (response.status === 404 || response.status === 403) return null;
+      if (!response.ok) throw unavailable(`HTTP ${response.status}`);
+      const body = (await response.json().catch(() => null)) as { name?: unknown; workspace?: unknown } | null;
+      if (!body || typeof body.name !== 'string') throw unavailable('answer without a name');
+      if (typeof body.workspace === 'string' && body.workspace !== workspace) return null;
+      const summary = { name: body.name };
+      cache.set(key, summary);
+      return summary;
+    },
+  };
+}

@@ -1,0 +1,5 @@
+import type { Projector } from './projector.js';
+import { resourcesProjector } from './resources/resources-projector.js';
+
+/** Every read model kept inline with the event log, in the order they are applied. */
+export const projectors: Projector[] = [resourcesProjector];
