@@ -1,0 +1,57 @@
+import type { Booking } from './booking.js';
+
+/**
+ * Every booking event carries the whole booking as it is after the change (event-carried state):
+ * the read model, the timers and the outgoing envelopes all read it without re-folding history.
+ * `by` is the acting token's sub, or "system" for automatic moves; `at` is ISO 8601 UTC.
+ */
+type BookingEventOf<Type extends string, Extra = object> = {
+  type: Type;
+  data: { booking: Booking; by: string; at: string } & Extra;
+};
+
+export type BookingCreated = BookingEventOf<'BookingCreated'>;
+export type BookingConfirmed = BookingEventOf<'BookingConfirmed'>;
+export type BookingRescheduled = BookingEventOf<'BookingRescheduled', { previousStartTime: string; previousEndTime: string }>;
+export type BookingCancelled = BookingEventOf<'BookingCancelled'>;
+export type BookingCheckedIn = BookingEventOf<'BookingCheckedIn'>;
+export type BookingCheckedOut = BookingEventOf<'BookingCheckedOut'>;
+export type BookingCompleted = BookingEventOf<'BookingCompleted'>;
+export type BookingMarkedNoShow = BookingEventOf<'BookingMarkedNoShow', { gracePeriodExpiredAt: string }>;
+export type BookingReminderIssued = BookingEventOf<'BookingReminderIssued', { reminderType: 'upcoming' }>;
+
+export type BookingEvent =
+  | BookingCreated
+  | BookingConfirmed
+  | BookingRescheduled
+  | BookingCancelled
+  | BookingCheckedIn
+  | BookingCheckedOut
+  | BookingCompleted
+  | BookingMarkedNoShow
+  | BookingReminderIssued;
+
+export const bookingEventTypes: ReadonlySet<string> = new Set<BookingEvent['type']>([
+  'BookingCreated',
+  'BookingConfirmed',
+  'BookingRescheduled',
+  'BookingCancelled',
+  'BookingCheckedIn',
+  'BookingCheckedOut',
+  'BookingCompleted',
+  'BookingMarkedNoShow',
+  'BookingReminderIssued',
+]);
+
+/** The platform event name each booking event is published as (contract §8). */
+export const publishedEventName: Record<BookingEvent['type'], string> = {
+  BookingCreated: 'booking.create',
+  BookingConfirmed: 'booking.confirm',
+  BookingRescheduled: 'booking.reschedule',
+  BookingCancelled: 'booking.cancel',
+  BookingCheckedIn: 'booking.checkin',
+  BookingCheckedOut: 'booking.checkout',
+  BookingCompleted: 'booking.complete',
+  BookingMarkedNoShow: 'booking.no_show',
+  BookingReminderIssued: 'booking.reminder',
+};
