@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ANY,
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  jsonEvent,
+  NO_STREAM,
+  START,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  type AppendExpectedRevision,
+  type ResolvedEvent,
+} from '@eventstore/db-client';
+import type { EventStore, ExpectedRevision, LogPosition, RecordedEvent } from './event-store.js';
+import { WrongExpectedRevisionError } from './wrong-expected-revision-error.js';
+
+type EsdbRecorded = NonNullable<ResolvedEvent['event']>;
+
+function toExpected(expected: ExpectedRevision): AppendExpectedRevision {
+  if (expected === 'no_stream') return NO_STREAM;
+  if (expected === 'stream_exists') return STREAM_EXISTS;
+  if (expected === 'any') return ANY;
+  return BigInt(expected);
+}
+
+/** ESDB's $all position (commit, prepare) carried in the port's LogPosition fields. */
+const toLogPosition = (position: { commit: bigint; prepare: bigint }): LogPosition => ({
+  transactionId: position.commit.toString(),
+  globalPosition: Number(position.prepare),
+});
+
+function toRecorded(event: EsdbRecorded): RecordedEvent {
+  const { transactionId, globalPosition } = toLogPosition(event.position ?? { commit: -1n, prepare: -1n });
+  return {
+    id: event.id,
+    type: event.type,
+    data: (event.data ?? {}) as Record<string, unknown>,
+    metadata: (event.metadata ?? {}) as Record<string, unknown>,
+    streamId: event.streamId,
+    streamRevision: Number(event.revision),
+    globalPosition,
+    transactionId,
+    recordedAt: event.created,
+  };
+}
+
+async function readStreamEvents(read: AsyncIterable<ResolvedEvent>): Promise<RecordedEvent[]> {
+  const events: RecordedEvent[] = [];
+  try {
+    for await (const resolved of read) {
+      if (resolved.event) events.push(toRecorded(resolved.event));
+    }
+  } catch (error) {
+    if (error instanceof StreamNotFoundError) return [];
+    throw error;
+  }
+  return events;
+}
+
+const isStart = (p: LogPosition) => p.transactionId === '0' && p.globalPosition === 0;
+const samePosition = (e: RecordedEvent, p: LogPosition) => e.transactionId === p.transactionId && e.globalPosition === p.globalPosition;
+
+/**
+ * The event store port on EventStoreDB. Its appends are not PostgreSQL transactions, so inline
+ * projections are refused: with this store, read models follow the log through a subscription.
+ */
+export function createEventStoreDbEventStore(client: EventStoreDBClient): EventStore {
+  return {
+    async appendToStream(streamId, events, expectedRevision, options = {}) {
+      if (events.length === 0) throw new Error('appendToStream needs at least one event');
+      if (options.inlineProjection) throw new Error('EventStoreDB appends cannot run inline projections');
+      const prepared = events.map((e) => ({ ...e, id: e.id ?? randomUUID(), metadata: e.metadata ?? {} }));
+      try {
+        const result = await client.appendToStream(
+          streamId,
+          prepared.map((e) => jsonEvent({ id: e.id, type: e.type, data: e.data, metadata: e.metadata })),
+          { expectedRevision: toExpected(expectedRevision) },
+        );
+        const last = Number(result.nextExpectedRevision);
+        const position = toLogPosition(result.position ?? { commit: -1n, prepare: -1n });
+        const recordedAt = new Date();
+        return {
+          nextExpectedRevision: last,
+          events: prepared.map((e, i) => ({ ...e, streamId, streamRevision: last - prepared.length + 1 + i, ...position, recordedAt })),
+        };
+      } catch (error) {
+        if (error instanceof WrongExpectedVersionError) {
+          const actual = error.actualVersion === NO_STREAM || error.actualVersion === undefined ? null : Number(error.actualVersion);
+          throw new WrongExpectedRevisionError(streamId, expectedRevision, actual);
+        }
+        throw error;
+      }
+    },
+
+    readStream(streamId, options = {}) {
+      return readStreamEvents(
+        client.readStream(streamId, {
+          fromRevision: BigInt(options.fromRevision ?? 0),
+          direction: FORWARDS,
+          ...(options.maxCount !== undefined ? { maxCount: BigInt(options.maxCount) } : {}),
+        }),
+      );
+    },
+
+    async readStreamRevision(streamId) {
+      const [last] = await readStreamEvents(client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1n }));
+      return last ? last.streamRevision : null;
+    },
+
+    async readAll({ after, maxCount }) {
+      // $all also holds system events; they are skipped here, and a page made only of them is
+      // read past instead of answered empty, so a follower never stalls behind them.
+      let from = after;
+      for (;;) {
+        const fromPosition = isStart(from) ? START : { commit: BigInt(from.transactionId), prepare: BigInt(from.globalPosition) };
+        const raw: RecordedEvent[] = [];
+        for await (const resolved of client.readAll({ fromPosition, direction: FORWARDS, maxCount: BigInt(maxCount + 1) })) {
+          if (resolved.event) raw.push(toRecorded(resolved.event));
+        }
+        const fresh = isStart(from) ? raw : raw.filter((e) => !samePosition(e, from));
+        const events = fresh.filter((e) => !e.type.startsWith('$')).slice(0, maxCount);
+        const last = fresh.at(-1);
+        if (events.length > 0 || raw.length <= maxCount || !last) return events;
+        from = { transactionId: last.transactionId, globalPosition: last.globalPosition };
+      }
+    },
+  };
+}
