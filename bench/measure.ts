@@ -1,0 +1,66 @@
+import autocannon from 'autocannon';
+
+export type Measurement = {
+  name: string;
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  /** Answers other than the expected status, by status. */
+  unexpected: Record<string, number>;
+  /** Every response time, ascending. */
+  latencies: number[];
+};
+
+export type Scenario = {
+  name: string;
+  method: 'GET' | 'POST';
+  /** Called for every request: its path, and its JSON body for a POST. */
+  next: () => { path: string; body?: unknown };
+  expect: number;
+  connections: number;
+  seconds: number;
+};
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+
+/** Runs one scenario with autocannon; percentiles come from every response time, not a histogram. */
+export async function measure(url: string, token: string, scenario: Scenario): Promise<Measurement> {
+  const latencies: number[] = [];
+  const unexpected: Record<string, number> = {};
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  // Without a callback autocannon answers its event emitter, made thenable (the types miss the events).
+  const tracker = autocannon({
+    url,
+    connections: scenario.connections,
+    duration: scenario.seconds,
+    requests: [
+      {
+        method: scenario.method,
+        setupRequest: (request) => {
+          const { path, body } = scenario.next();
+          return { ...request, path, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+        },
+      },
+    ],
+  }) as Promise<autocannon.Result> & NodeJS.EventEmitter;
+  tracker.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    latencies.push(responseTime);
+    if (statusCode !== scenario.expect) unexpected[statusCode] = (unexpected[statusCode] ?? 0) + 1;
+  });
+  const result = await tracker;
+  if (result.errors > 0) unexpected.error = result.errors;
+  if (result.timeouts > 0) unexpected.timeout = result.timeouts;
+  latencies.sort((a, b) => a - b);
+  return {
+    name: scenario.name,
+    requests: latencies.length,
+    perSecond: latencies.length / scenario.seconds,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    unexpected,
+    latencies,
+  };
+}

@@ -1,0 +1,84 @@
+import { Router } from 'express';
+import { cancelBooking, checkInBooking, checkOutBooking, confirmBooking } from '../../commands/booking/booking-moves.js';
+import { createBooking } from '../../commands/booking/create-booking.js';
+import { rescheduleBooking } from '../../commands/booking/reschedule-booking.js';
+import type { BookingStatus } from '../../domain/booking/booking.js';
+import { visibleBooking } from '../../domain/booking/booking-access.js';
+import { parseClientInstant } from '../../domain/booking/booking-time.js';
+import { findBooking, listBookings, type BookingFilter } from '../../projections/bookings/booking-queries.js';
+import { pageOf } from '../../projections/page.js';
+import { principalOf } from '../authenticate.js';
+import type { Services } from '../services.js';
+import { bookingJson } from './booking-json.js';
+
+type ListQuery = {
+  workspace?: string;
+  resourceId?: string;
+  status?: BookingStatus;
+  bookerProfileId?: string;
+  from?: string;
+  to?: string;
+  page?: number | string;
+  limit?: number | string;
+};
+
+export function bookingsRouter(services: Services): Router {
+  const router = Router();
+
+  router.post('/', async (req, res) => {
+    res.status(201).json(bookingJson(await createBooking(services, principalOf(res), req.body)));
+  });
+
+  router.get('/', async (req, res) => {
+    const actor = principalOf(res);
+    const query = req.query as ListQuery;
+    const page = { page: Number(query.page ?? 1), limit: Number(query.limit ?? 20) };
+    const filter: BookingFilter = {
+      workspace: query.workspace,
+      resourceId: query.resourceId,
+      status: query.status,
+      bookerProfileId: query.bookerProfileId,
+      from: query.from === undefined ? undefined : parseClientInstant(query.from, '/query/from'),
+      to: query.to === undefined ? undefined : parseClientInstant(query.to, '/query/to'),
+    };
+    if (actor.level !== 1) {
+      // Only LV1 looks into other workspaces; asking for one yields nothing.
+      if (filter.workspace !== undefined && filter.workspace !== actor.workspace) {
+        res.json(pageOf([], 0, page));
+        return;
+      }
+      filter.workspace = actor.workspace!;
+    }
+    // LV4/LV5 see their own bookings, whatever booker they name.
+    if (actor.level >= 4) filter.bookerProfileId = actor.sub;
+    const result = await listBookings(services.db, filter, page);
+    res.json({ ...result, data: result.data.map((b) => bookingJson(b)) });
+  });
+
+  router.get('/:id', async (req, res) => {
+    res.json(bookingJson(visibleBooking(principalOf(res), await findBooking(services.db, req.params.id))));
+  });
+
+  router.patch('/:id', async (req, res) => {
+    res.json(bookingJson(await rescheduleBooking(services, principalOf(res), req.params.id, req.body)));
+  });
+
+  router.patch('/:id/confirm', async (req, res) => {
+    res.json(bookingJson(await confirmBooking(services, principalOf(res), req.params.id)));
+  });
+
+  router.patch('/:id/cancel', async (req, res) => {
+    const reason = (req.body as { reason?: string } | undefined)?.reason ?? null;
+    res.json(bookingJson(await cancelBooking(services, principalOf(res), req.params.id, reason)));
+  });
+
+  router.patch('/:id/checkin', async (req, res) => {
+    res.json(bookingJson(await checkInBooking(services, principalOf(res), req.params.id)));
+  });
+
+  router.patch('/:id/checkout', async (req, res) => {
+    res.json(bookingJson(await checkOutBooking(services, principalOf(res), req.params.id)));
+  });
+
+  return router;
+}

@@ -1,0 +1,28 @@
+import type { Principal } from '../../domain/access/principal.js';
+import type { Booking } from '../../domain/booking/booking.js';
+import { decideCancelBooking, decideCheckInBooking, decideCheckOutBooking, decideConfirmBooking } from '../../domain/booking/decide-booking-moves.js';
+import { notFound } from '../../domain/domain-error.js';
+import type { CommandContext } from '../command-context.js';
+import { handleBookingMove } from './handle-booking-move.js';
+
+/** A user's move answers the booking afterwards; the decision has refused an unknown one already. */
+const updated = (booking: Booking | null): Booking => {
+  if (!booking) throw notFound('booking');
+  return booking;
+};
+
+export async function confirmBooking(ctx: CommandContext, actor: Principal, id: string): Promise<Booking> {
+  return updated(await handleBookingMove(ctx, id, (state) => [decideConfirmBooking(state, actor, ctx.now())]));
+}
+
+export async function cancelBooking(ctx: CommandContext, actor: Principal, id: string, reason: string | null): Promise<Booking> {
+  return updated(await handleBookingMove(ctx, id, (state) => [decideCancelBooking(state, actor, ctx.now(), reason)]));
+}
+
+export async function checkInBooking(ctx: CommandContext, actor: Principal, id: string): Promise<Booking> {
+  return updated(await handleBookingMove(ctx, id, (state) => [decideCheckInBooking(state, actor, ctx.now())]));
+}
+
+export async function checkOutBooking(ctx: CommandContext, actor: Principal, id: string): Promise<Booking> {
+  return updated(await handleBookingMove(ctx, id, (state) => [decideCheckOutBooking(state, actor, ctx.now())]));
+}

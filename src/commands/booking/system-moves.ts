@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import type { Booking } from '../../domain/booking/booking.js';
+import { decideCompletion, decideExpiry, decideNoShow, decideReminder } from '../../domain/booking/decide-system-moves.js';
+import type { CommandContext } from '../command-context.js';
+import { handleBookingMove } from './handle-booking-move.js';
+
+/*
+ * The moves the timer worker sends. Each is a no-op when it no longer applies (the booking moved
+ * on, was rescheduled, or the timer fired twice or late); `by` is "system".
+ */
+
+export async function markNoShow(ctx: CommandContext, bookingId: string): Promise<void> {
+  await handleBookingMove(ctx, bookingId, ({ booking, resource }) => decideNoShow(booking, resource, ctx.now()));
+}
+
+export async function completeBooking(ctx: CommandContext, bookingId: string): Promise<void> {
+  await handleBookingMove(ctx, bookingId, ({ booking }) => decideCompletion(booking, ctx.now()));
+}
+
+export async function expirePendingBooking(ctx: CommandContext, bookingId: string): Promise<void> {
+  await handleBookingMove(ctx, bookingId, ({ booking }) => decideExpiry(booking, ctx.now()));
+}
+
+/** One reminder per booking and start time: the event id is derived from both. */
+export function reminderEventId(booking: Pick<Booking, 'id' | 'startTime'>): string {
+  const hex = createHash('sha1').update(`booking-reminder:${booking.id}:${booking.startTime}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const isDuplicateEventId = (error: unknown) => {
+  const e = error as { code?: string; constraint?: string };
+  return e.code === '23505' && e.constraint === 'events_event_id_key';
+};
+
+/** booking.reminder REMINDER_MINUTES (config, default 15) before the start; issued once per start time. */
+export async function issueReminder(ctx: CommandContext & { config?: { reminderMinutes: number } }, bookingId: string): Promise<void> {
+  const reminderMinutes = ctx.config?.reminderMinutes ?? 15;
+  try {
+    await handleBookingMove(ctx, bookingId, ({ booking }) =>
+      decideReminder(booking, ctx.now(), reminderMinutes).map((event) => ({ ...event, id: reminderEventId(event.data.booking) })),
+    );
+  } catch (error) {
+    if (!isDuplicateEventId(error)) throw error;
+  }
+}

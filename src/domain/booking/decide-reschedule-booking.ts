@@ -1,0 +1,81 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { Principal } from '../access/principal.js';
+import { forbidden, invalidTransition, policyViolation } from '../domain-error.js';
+import type { Resource } from '../resource/resource.js';
+import type { Booking } from './booking.js';
+import type { BookingRescheduled } from './booking-events.js';
+import { assertBookerOrAdmin, visibleBooking } from './booking-access.js';
+import { assertBookingPolicy } from './booking-policy.js';
+import { assertValidTimes, instantOf, utcText } from './booking-time.js';
+import { assertNoConflicts, findConflicts } from './find-conflicts.js';
+
+export type RescheduleBooking = { startTime?: Temporal.Instant; endTime?: Temporal.Instant; title?: string };
+
+export type RescheduleBookingState = {
+  booking: Booking | null;
+  /** The booking's resource, removed ones included (null only if it never existed). */
+  resource: Resource | null;
+  /** Active bookings of the resource that may overlap the new times. */
+  overlapping: readonly Booking[];
+};
+
+/**
+ * New times go through the checks of a new booking (the booking itself excluded from conflicts).
+ * A title-only change keeps status and times. Any change to an occurrence detaches it from its series.
+ */
+export function decideRescheduleBooking(
+  command: RescheduleBooking,
+  state: RescheduleBookingState,
+  actor: Principal,
+  now: Temporal.Instant,
+): BookingRescheduled[] {
+  if (command.startTime && command.endTime) assertValidTimes(command.startTime, command.endTime, now, false);
+  if (actor.level === 5) throw forbidden('guests (LV5) cannot change bookings');
+  const booking = visibleBooking(actor, state.booking);
+  assertBookerOrAdmin(actor, booking);
+  if (booking.isSeriesParent) throw invalidTransition('a series is changed through /bookings/series/{parentId}');
+  if (booking.status !== 'pending' && booking.status !== 'confirmed') {
+    throw invalidTransition(`Booking cannot be rescheduled in status ${booking.status}`);
+  }
+  if (booking.checkedInAt !== null) throw invalidTransition('Booking cannot be rescheduled after check-in');
+
+  const previousStart = instantOf(booking.startTime);
+  const previousEnd = instantOf(booking.endTime);
+  const start = command.startTime ?? previousStart;
+  const end = command.endTime ?? previousEnd;
+  const startChanged = !start.equals(previousStart);
+  const timesChanged = startChanged || !end.equals(previousEnd);
+  const title = command.title ?? booking.title;
+  if (!timesChanged && title === booking.title) return [];
+
+  let status = booking.status;
+  if (timesChanged) {
+    assertValidTimes(start, end, now, startChanged);
+    if (!state.resource) throw policyViolation('isActive', 'the resource no longer exists');
+    assertBookingPolicy(state.resource, start, end, now, startChanged);
+    assertNoConflicts(findConflicts(state.overlapping, start, end, booking.id));
+    // New times need a new approval where the resource asks for approval.
+    if (!state.resource.bookingPolicy.autoConfirm) status = 'pending';
+  }
+
+  const at = utcText(now);
+  const returnsToPending = status === 'pending' && booking.status === 'confirmed';
+  const next: Booking = {
+    ...booking,
+    title,
+    startTime: utcText(start),
+    endTime: utcText(end),
+    status,
+    confirmedBy: returnsToPending ? null : booking.confirmedBy,
+    confirmedAt: returnsToPending ? null : booking.confirmedAt,
+    recurrenceParentId: null,
+    exceptionOf: booking.recurrenceParentId ?? booking.exceptionOf,
+    updatedAt: at,
+  };
+  return [
+    {
+      type: 'BookingRescheduled',
+      data: { booking: next, by: actor.sub, at, previousStartTime: booking.startTime, previousEndTime: booking.endTime },
+    },
+  ];
+}

@@ -1,0 +1,48 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { Resource } from '../resource/resource.js';
+import type { Booking } from './booking.js';
+import { utcText } from './booking-time.js';
+
+export type NewBooking = {
+  id: string;
+  resource: Resource;
+  bookerProfileId: string;
+  bookerEmail: string | null;
+  title: string;
+  startTime: Temporal.Instant;
+  endTime: Temporal.Instant;
+  now: Temporal.Instant;
+};
+
+/** A booking as it is created on `resource`: a single booking, to be linked into a series by the caller. */
+export function newBooking({ id, resource, bookerProfileId, bookerEmail, title, startTime, endTime, now }: NewBooking): Booking {
+  const at = utcText(now);
+  return {
+    id,
+    bookableResourceId: resource.id,
+    workspace: resource.workspace,
+    resourceType: resource.resourceType,
+    resourceId: resource.resourceId,
+    bookerProfileId,
+    bookerEmail,
+    title,
+    startTime: utcText(startTime),
+    endTime: utcText(endTime),
+    // autoConfirm skips pending; confirmedBy/At stay for an explicit confirmation (booking.confirm).
+    status: resource.bookingPolicy.autoConfirm ? 'confirmed' : 'pending',
+    isSeriesParent: false,
+    recurrenceRule: null,
+    recurrenceTimeZone: null,
+    recurrenceParentId: null,
+    exceptionOf: null,
+    confirmedBy: null,
+    confirmedAt: null,
+    cancelledBy: null,
+    cancelledAt: null,
+    reason: null,
+    checkedInAt: null,
+    checkedOutAt: null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}

@@ -1,0 +1,192 @@
+import { sql, type SqlBool } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import type { Temporal } from 'temporal-polyfill';
+import type { Booking, BookingStatus } from '../../domain/booking/booking.js';
+import { activeStatuses } from '../../domain/booking/booking.js';
+import type { Resource } from '../../domain/resource/resource.js';
+import type { Executor } from '../../infra/db/database.js';
+import { pageOf, type Page, type PageOf } from '../page.js';
+import { findResource } from '../resources/resource-queries.js';
+import { rowToResource } from '../resources/resource-row.js';
+import { jsonRowToBooking, rowToBooking } from './booking-row.js';
+
+/**
+ * Bookings sharing time with [from, to), written as the exclusion constraint's range so that the
+ * GiST indexes answer it: the cost follows the bookings in the range, not the resource's history.
+ */
+const overlapping = (from: Temporal.Instant, to: Temporal.Instant) =>
+  sql<SqlBool>`tstzrange(start_time, end_time, '[)') && tstzrange(${from.toString()}::timestamptz, ${to.toString()}::timestamptz, '[)')`;
+
+/** Holds the slot (activeStatuses, no series parent): the exclusion constraint's predicate word for word, so its index applies. */
+const holdsSlot = sql<SqlBool>`status in ('pending', 'confirmed') and not is_series_parent`;
+
+export async function findBooking(db: Executor, id: string): Promise<Booking | null> {
+  const row = await db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? rowToBooking(row) : null;
+}
+
+/** Active bookings (series parents aside) of a resource that overlap [from, to). */
+export async function findActiveOverlapping(db: Executor, bookableResourceId: string, from: Temporal.Instant, to: Temporal.Instant): Promise<Booking[]> {
+  // An empty or inverted range overlaps nothing (and is no valid tstzrange).
+  if (from.epochMilliseconds >= to.epochMilliseconds) return [];
+  const rows = await db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('bookable_resource_id', '=', bookableResourceId)
+    .where(holdsSlot)
+    .where(overlapping(from, to))
+    .orderBy('start_time')
+    .execute();
+  return rows.map(rowToBooking);
+}
+
+/**
+ * A live resource with its active bookings overlapping [from, to) in one round trip (what every
+ * create and reschedule decides on); the resource is null when it is not registered or removed.
+ */
+export async function findResourceWithOverlapping(
+  db: Executor,
+  bookableResourceId: string,
+  from: Temporal.Instant,
+  to: Temporal.Instant,
+): Promise<{ resource: Resource | null; overlapping: Booking[] }> {
+  if (from.epochMilliseconds >= to.epochMilliseconds) return { resource: await findResource(db, bookableResourceId), overlapping: [] };
+  const row = await db
+    .selectFrom('resources')
+    .selectAll('resources')
+    .select((eb) =>
+      jsonArrayFrom(
+        eb
+          .selectFrom('bookings')
+          .selectAll('bookings')
+          .where('bookings.bookable_resource_id', '=', bookableResourceId)
+          .where(holdsSlot)
+          .where(overlapping(from, to))
+          .orderBy('bookings.start_time'),
+      ).as('overlapping'),
+    )
+    .where('resources.id', '=', bookableResourceId)
+    .where('resources.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return { resource: null, overlapping: [] };
+  const { overlapping: rows, ...resource } = row;
+  return { resource: rowToResource(resource), overlapping: rows.map(jsonRowToBooking) };
+}
+
+/** Active bookings of one booker on a resource, counted up to `cap` (all a limit check needs). */
+export async function countActiveBookingsOfBooker(db: Executor, bookableResourceId: string, booker: string, cap: number): Promise<number> {
+  const row = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('bookings')
+        .select('id')
+        .where('booker_profile_id', '=', booker)
+        .where('bookable_resource_id', '=', bookableResourceId)
+        .where(holdsSlot)
+        .limit(cap)
+        .as('held'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Active bookings of a resource that have not started yet, and the series parents they belong to. */
+export async function findUpcomingActiveBookings(db: Executor, bookableResourceId: string, now: Temporal.Instant): Promise<Booking[]> {
+  const rows = await db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('bookable_resource_id', '=', bookableResourceId)
+    .where(holdsSlot)
+    .where('start_time', '>', new Date(now.epochMilliseconds))
+    .execute();
+  const parentIds = [...new Set(rows.map((r) => r.recurrence_parent_id).filter((id): id is string => id !== null))];
+  const parents = parentIds.length
+    ? await db.selectFrom('bookings').selectAll().where('id', 'in', parentIds).where('status', 'in', [...activeStatuses]).execute()
+    : [];
+  return [...rows, ...parents].map(rowToBooking);
+}
+
+/** Bookings of a resource overlapping [from, to) in the given statuses, series parents aside, by start. */
+export async function findScheduledBookings(
+  db: Executor,
+  bookableResourceId: string,
+  from: Temporal.Instant,
+  to: Temporal.Instant,
+  statuses: readonly BookingStatus[],
+): Promise<Booking[]> {
+  const rows = await db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('bookable_resource_id', '=', bookableResourceId)
+    .where('status', 'in', [...statuses])
+    .where((eb) => eb.not(eb.ref('is_series_parent')))
+    .where(overlapping(from, to))
+    .orderBy('start_time')
+    .orderBy('id')
+    .execute();
+  return rows.map(rowToBooking);
+}
+
+export type BookingFilter = {
+  workspace?: string;
+  resourceId?: string;
+  status?: BookingStatus;
+  bookerProfileId?: string;
+  from?: Temporal.Instant;
+  to?: Temporal.Instant;
+};
+
+/** One page of bookings, ascending by start; from/to select those overlapping the range. */
+export async function listBookings(db: Executor, filter: BookingFilter, page: Page): Promise<PageOf<Booking>> {
+  const base = db
+    .selectFrom('bookings')
+    .$if(filter.workspace !== undefined, (q) => q.where('workspace', '=', filter.workspace!))
+    .$if(filter.resourceId !== undefined, (q) => q.where('resource_id', '=', filter.resourceId!))
+    .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
+    .$if(filter.bookerProfileId !== undefined, (q) => q.where('booker_profile_id', '=', filter.bookerProfileId!))
+    .$if(filter.from !== undefined, (q) => q.where('end_time', '>', new Date(filter.from!.epochMilliseconds)))
+    .$if(filter.to !== undefined, (q) => q.where('start_time', '<', new Date(filter.to!.epochMilliseconds)));
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('start_time').orderBy('id').limit(page.limit).offset((page.page - 1) * page.limit).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return pageOf(rows.map(rowToBooking), Number(count.total), page);
+}
+
+/** The resource a booking belongs to, removed or not: its policy still governs the booking. */
+export async function findBookedResource(db: Executor, id: string): Promise<Resource | null> {
+  const row = await db.selectFrom('resources').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? rowToResource(row) : null;
+}
+
+/** Active bookings (series parents aside) of a resource that overlap any of the slots, each once. */
+export async function findActiveOverlappingAny(
+  db: Executor,
+  bookableResourceId: string,
+  slots: readonly { start: Temporal.Instant; end: Temporal.Instant }[],
+): Promise<Booking[]> {
+  const ranges = slots.filter((s) => s.start.epochMilliseconds < s.end.epochMilliseconds);
+  if (ranges.length === 0) return [];
+  const rows = await db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('bookable_resource_id', '=', bookableResourceId)
+    .where(holdsSlot)
+    .where((eb) => eb.or(ranges.map((s) => overlapping(s.start, s.end))))
+    .orderBy('start_time')
+    .execute();
+  return rows.map(rowToBooking);
+}
+
+/** The occurrences still linked to a series (any status) that start after `after`, by start. */
+export async function findSeriesOccurrences(db: Executor, parentId: string, after: Temporal.Instant): Promise<Booking[]> {
+  const rows = await db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('recurrence_parent_id', '=', parentId)
+    .where('start_time', '>', new Date(after.epochMilliseconds))
+    .orderBy('start_time')
+    .execute();
+  return rows.map(rowToBooking);
+}

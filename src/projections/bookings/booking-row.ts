@@ -1,0 +1,82 @@
+import type { Insertable } from 'kysely';
+import type { Booking } from '../../domain/booking/booking.js';
+import { utcTextOfEpochMs } from '../../domain/booking/booking-time.js';
+import type { BookingRow, BookingsTable } from '../../infra/db/tables/bookings.table.js';
+
+const text = (date: Date) => utcTextOfEpochMs(date.getTime());
+const textOrNull = (date: Date | null) => (date ? text(date) : null);
+const dateOrNull = (value: string | null) => (value ? new Date(value) : null);
+
+export function rowToBooking(row: BookingRow): Booking {
+  return {
+    id: row.id,
+    bookableResourceId: row.bookable_resource_id,
+    workspace: row.workspace,
+    resourceType: row.resource_type,
+    resourceId: row.resource_id,
+    bookerProfileId: row.booker_profile_id,
+    bookerEmail: row.booker_email,
+    title: row.title,
+    startTime: text(row.start_time),
+    endTime: text(row.end_time),
+    status: row.status,
+    isSeriesParent: row.is_series_parent,
+    recurrenceRule: row.recurrence_rule,
+    recurrenceTimeZone: row.recurrence_time_zone,
+    recurrenceParentId: row.recurrence_parent_id,
+    exceptionOf: row.exception_of,
+    confirmedBy: row.confirmed_by,
+    confirmedAt: textOrNull(row.confirmed_at),
+    cancelledBy: row.cancelled_by,
+    cancelledAt: textOrNull(row.cancelled_at),
+    reason: row.reason,
+    checkedInAt: textOrNull(row.checked_in_at),
+    checkedOutAt: textOrNull(row.checked_out_at),
+    createdAt: text(row.created_at),
+    updatedAt: text(row.updated_at),
+  };
+}
+
+export function bookingToRow(booking: Booking): Insertable<BookingsTable> {
+  return {
+    id: booking.id,
+    bookable_resource_id: booking.bookableResourceId,
+    workspace: booking.workspace,
+    resource_type: booking.resourceType,
+    resource_id: booking.resourceId,
+    booker_profile_id: booking.bookerProfileId,
+    booker_email: booking.bookerEmail,
+    title: booking.title,
+    start_time: new Date(booking.startTime),
+    end_time: new Date(booking.endTime),
+    status: booking.status,
+    is_series_parent: booking.isSeriesParent,
+    recurrence_rule: booking.recurrenceRule,
+    recurrence_time_zone: booking.recurrenceTimeZone,
+    recurrence_parent_id: booking.recurrenceParentId,
+    exception_of: booking.exceptionOf,
+    confirmed_by: booking.confirmedBy,
+    confirmed_at: dateOrNull(booking.confirmedAt),
+    cancelled_by: booking.cancelledBy,
+    cancelled_at: dateOrNull(booking.cancelledAt),
+    reason: booking.reason,
+    checked_in_at: dateOrNull(booking.checkedInAt),
+    checked_out_at: dateOrNull(booking.checkedOutAt),
+    created_at: new Date(booking.createdAt),
+    updated_at: new Date(booking.updatedAt),
+  };
+}
+
+const timestampColumns = ['start_time', 'end_time', 'confirmed_at', 'cancelled_at', 'checked_in_at', 'checked_out_at', 'created_at', 'updated_at'] as const;
+
+/** A row read as JSON (a nested array of a query): its timestamps arrive as text. */
+export type BookingJsonRow = { [K in keyof BookingRow]: BookingRow[K] extends Date ? string : BookingRow[K] extends Date | null ? string | null : BookingRow[K] };
+
+export function jsonRowToBooking(row: BookingJsonRow): Booking {
+  const revived = { ...row } as Record<string, unknown>;
+  for (const column of timestampColumns) {
+    const value = revived[column];
+    if (value !== null) revived[column] = new Date(value as string);
+  }
+  return rowToBooking(revived as BookingRow);
+}
