@@ -1,0 +1,34 @@
+import type { Principal } from '../../../domain/access/principal.js';
+import type { Booking } from '../../../domain/booking/booking.js';
+import type { BookingCreated } from '../../../domain/booking/booking-events.js';
+import { decideCreateSeries } from '../../../domain/booking/series/decide-create-series.js';
+import { notFound } from '../../../domain/domain-error.js';
+import { resourceStreamId } from '../../../domain/resource/resource.js';
+import { findRegistration } from '../../../projections/resources/resource-queries.js';
+import type { CommandContext } from '../../command-context.js';
+import { handleCommand } from '../../handle-command.js';
+import { overlapMeansRetry } from '../overlap-means-retry.js';
+import { createSeriesCommand, type CreateSeriesInput } from './create-series-command.js';
+import { loadCreateSeriesState } from './load-create-series-state.js';
+
+export type CreatedSeries = { parent: Booking; occurrences: Booking[] };
+
+/** Books the whole series in one append to the resource's stream: parent first, then each occurrence. */
+export async function createSeries(ctx: CommandContext, actor: Principal, input: CreateSeriesInput): Promise<CreatedSeries> {
+  const command = createSeriesCommand(input);
+  // One clock reading: the load and every retry expand the same occurrences the decision checks.
+  const now = ctx.now();
+  const registered = actor.workspace ? await findRegistration(ctx.db, actor.workspace, input.resourceType, input.resourceId) : null;
+  if (!registered) {
+    // Refuses in the contract's order (400, 403, then 404).
+    decideCreateSeries(command, { resource: null, overlapping: [], activeBookingsOfBooker: 0 }, actor, now);
+    throw notFound('resource');
+  }
+  const { events } = await handleCommand(ctx, resourceStreamId(registered.id), {
+    load: (db) => loadCreateSeriesState(db, registered.id, actor, command, now),
+    decide: (state) => decideCreateSeries(command, state, actor, now),
+    onConstraintViolation: overlapMeansRetry,
+  });
+  const [parent, ...occurrences] = events.map((event) => (event.data as BookingCreated['data']).booking);
+  return { parent: parent!, occurrences };
+}

@@ -1,0 +1,20 @@
+import type { Principal } from '../../../domain/access/principal.js';
+import { previewSeriesOccurrences, type OccurrencePreview } from '../../../domain/booking/series/preview-series-occurrences.js';
+import { notFound } from '../../../domain/domain-error.js';
+import { findRegistration } from '../../../projections/resources/resource-queries.js';
+import type { CommandContext } from '../../command-context.js';
+import { createSeriesCommand, type CreateSeriesInput } from './create-series-command.js';
+import { loadCreateSeriesState } from './load-create-series-state.js';
+
+/** What creating the series would meet, occurrence by occurrence; nothing is stored. */
+export async function previewSeries(ctx: CommandContext, actor: Principal, input: CreateSeriesInput): Promise<OccurrencePreview[]> {
+  const command = createSeriesCommand(input);
+  const now = ctx.now();
+  const registered = actor.workspace ? await findRegistration(ctx.db, actor.workspace, input.resourceType, input.resourceId) : null;
+  if (!registered) {
+    previewSeriesOccurrences(command, { resource: null, overlapping: [], activeBookingsOfBooker: 0 }, actor, now);
+    throw notFound('resource');
+  }
+  const state = await loadCreateSeriesState(ctx.db, registered.id, actor, command, now);
+  return previewSeriesOccurrences(command, state, actor, now);
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { Temporal } from 'temporal-polyfill';
+import type { Principal } from '../../../domain/access/principal.js';
+import { activeStatuses, type Booking } from '../../../domain/booking/booking.js';
+import type { BookingEvent } from '../../../domain/booking/booking-events.js';
+import { instantOf, parseClientInstant } from '../../../domain/booking/booking-time.js';
+import {
+  changedSeriesSlots,
+  decideUpdateSeries,
+  type UpdateSeries,
+  type UpdateSeriesState,
+} from '../../../domain/booking/series/decide-update-series.js';
+import { notFound } from '../../../domain/domain-error.js';
+import { resourceStreamId } from '../../../domain/resource/resource.js';
+import type { Executor } from '../../../infra/db/database.js';
+import { countActiveBookingsOfBooker, findActiveOverlappingAny, findBooking } from '../../../projections/bookings/booking-queries.js';
+import type { CommandContext } from '../../command-context.js';
+import { handleCommand } from '../../handle-command.js';
+import { overlapMeansRetry } from '../overlap-means-retry.js';
+import type { CreatedSeries } from './create-series.js';
+import { loadSeries } from './load-series.js';
+
+export type UpdateSeriesInput = { title?: string; startTime?: string; endTime?: string; recurrenceRule?: string; timeZone?: string };
+
+const noSeries: UpdateSeriesState = { parent: null, resource: null, upcoming: [], overlapping: [], activeBookingsOfBooker: 0 };
+
+async function loadUpdateSeriesState(db: Executor, parentId: string, command: UpdateSeries, now: Temporal.Instant): Promise<UpdateSeriesState> {
+  const { parent, resource, upcoming } = await loadSeries(db, parentId, now);
+  if (!parent) return noSeries;
+  const limit = resource?.bookingPolicy.maxBookingsPerUser ?? null;
+  const [overlapping, activeBookingsOfBooker] = await Promise.all([
+    findActiveOverlappingAny(db, parent.bookableResourceId, changedSeriesSlots(command, parent, resource, now)),
+    // Counted past the limit by the occurrences the change may give back.
+    limit === null ? 0 : countActiveBookingsOfBooker(db, parent.bookableResourceId, parent.bookerProfileId, limit + upcoming.length),
+  ]);
+  return { parent, resource, upcoming, overlapping, activeBookingsOfBooker };
+}
+
+/** The series' active occurrences still ahead once the changed bookings replace those the decision saw. */
+function upcomingAfterChange(parentId: string, upcoming: readonly Booking[], changed: readonly Booking[], now: Temporal.Instant): Booking[] {
+  const byId = new Map(upcoming.map((b) => [b.id, b]));
+  for (const booking of changed) byId.set(booking.id, booking);
+  return [...byId.values()]
+    .filter((b) => b.recurrenceParentId === parentId && activeStatuses.includes(b.status) && Temporal.Instant.compare(instantOf(b.startTime), now) > 0)
+    .sort((a, b) => Temporal.Instant.compare(instantOf(a.startTime), instantOf(b.startTime)));
+}
+
+/** Changes the series in one append; answers the parent and the series' active occurrences still ahead. */
+export async function updateSeries(ctx: CommandContext, actor: Principal, parentId: string, input: UpdateSeriesInput): Promise<CreatedSeries> {
+  const command: UpdateSeries = {
+    newId: randomUUID,
+    title: input.title,
+    startTime: input.startTime === undefined ? undefined : parseClientInstant(input.startTime, '/body/startTime'),
+    endTime: input.endTime === undefined ? undefined : parseClientInstant(input.endTime, '/body/endTime'),
+    recurrenceRule: input.recurrenceRule,
+    timeZone: input.timeZone,
+  };
+  const now = ctx.now();
+  const found = await findBooking(ctx.db, parentId);
+  if (!found) {
+    decideUpdateSeries(command, noSeries, actor, now);
+    throw notFound('series');
+  }
+  const { state, events } = await handleCommand(ctx, resourceStreamId(found.bookableResourceId), {
+    load: (db) => loadUpdateSeriesState(db, parentId, command, now),
+    decide: (state) => decideUpdateSeries(command, state, actor, now),
+    onConstraintViolation: overlapMeansRetry,
+  });
+  const changed = events.map((event) => (event.data as BookingEvent['data']).booking);
+  const parent = changed.find((b) => b.id === parentId) ?? state.parent!;
+  const occurrences = upcomingAfterChange(parentId, state.upcoming, changed, now);
+  return { parent, occurrences };
+}

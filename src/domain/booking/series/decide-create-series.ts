@@ -1,0 +1,105 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { Principal } from '../../access/principal.js';
+import { DomainError, forbidden, invalidRequest, notFound, policyViolation } from '../../domain-error.js';
+import type { Occurrence } from '../../recurrence/index.js';
+import type { Resource } from '../../resource/resource.js';
+import type { Booking } from '../booking.js';
+import type { BookingCreated } from '../booking-events.js';
+import { assertValidTimes, utcText } from '../booking-time.js';
+import { assertNoConflicts } from '../find-conflicts.js';
+import { newBooking } from '../new-booking.js';
+import { occurrencePolicyViolation } from './occurrence-policy-violation.js';
+import { seriesConflicts } from './series-conflicts.js';
+import { assertRecurrenceRule, assertWithinHorizon, clientTimeZone, defaultSeriesTimeZone, seriesOccurrences } from './series-pattern.js';
+
+export type CreateSeries = {
+  parentId: string;
+  /** A fresh id for each occurrence. */
+  newId: () => string;
+  title: string;
+  /** The first occurrence (DTSTART); it gives every occurrence's local time and duration. */
+  startTime: Temporal.Instant;
+  endTime: Temporal.Instant;
+  recurrenceRule: string;
+  /** Absent: the resource's availability zone, else UTC. */
+  timeZone?: string;
+  /** Starts of occurrences to leave out. */
+  exdates?: readonly Temporal.Instant[];
+  /** Defaults to the token's email. */
+  bookerEmail?: string | null;
+};
+
+export type CreateSeriesState = {
+  /** The registered (live) resource asked for, null when there is none. */
+  resource: Resource | null;
+  /** Active bookings of the resource that may overlap an occurrence. */
+  overlapping: readonly Booking[];
+  /** Active bookings of the booker on the resource (a count capped at the policy's limit is enough). */
+  activeBookingsOfBooker: number;
+};
+
+type AdmittedSeries = { resource: Resource; timeZone: string; occurrences: Occurrence[] };
+
+/**
+ * The refusals of the request as a whole, in the contract's order: 400 times, rule and zone →
+ * 403 level → 404 resource → 400 the expansion (the rule against its start in the series' zone,
+ * more than 500 occurrences, occurrences overlapping each other) → 422 allowRecurring. A preview
+ * fails on these alone; occurrences past maxAdvanceDays are left to the caller.
+ */
+export function admitSeries(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant): AdmittedSeries {
+  assertValidTimes(command.startTime, command.endTime, now);
+  assertRecurrenceRule(command.recurrenceRule);
+  const namedZone = command.timeZone === undefined ? undefined : clientTimeZone(command.timeZone);
+  if (actor.level === 5) throw forbidden('guests (LV5) cannot create bookings');
+  const { resource } = state;
+  if (!resource || resource.removed) throw notFound('resource');
+  const timeZone = namedZone ?? defaultSeriesTimeZone(resource);
+  const occurrences = seriesOccurrences({ ...command, timeZone }, resource, now);
+  if (occurrences.length === 0) throw invalidRequest('exdates leave the series without any occurrence', '/body/exdates');
+  if (!resource.bookingPolicy.allowRecurring) throw policyViolation('allowRecurring', 'the resource does not accept recurring bookings');
+  return { resource, timeZone, occurrences };
+}
+
+/** The occurrences a decision on this request will look at, past the horizon included; none when it refuses the request as a whole. */
+export function seriesSlots(command: CreateSeries, resource: Resource | null, actor: Principal, now: Temporal.Instant): Occurrence[] {
+  try {
+    return admitSeries(command, { resource, overlapping: [], activeBookingsOfBooker: 0 }, actor, now).occurrences;
+  } catch (error) {
+    if (error instanceof DomainError) return [];
+    throw error;
+  }
+}
+
+/** The first policy an occurrence breaks, told with that occurrence's start. */
+export function assertOccurrencePolicy(resource: Resource, occurrence: Occurrence, now: Temporal.Instant, startChanged = true): void {
+  const violation = occurrencePolicyViolation(resource, occurrence.start, occurrence.end, now, startChanged);
+  if (violation) throw new DomainError(violation.code, `the occurrence starting ${utcText(occurrence.start)}: ${violation.message}`, violation.details);
+}
+
+/**
+ * All or nothing: every occurrence passes every policy and conflicts with no active booking, or
+ * the series is refused with the first violation (422) or with every booking in its way (409).
+ * The parent comes first, holding the rule and the first occurrence's times.
+ */
+export function decideCreateSeries(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant): BookingCreated[] {
+  const { resource, timeZone, occurrences } = admitSeries(command, state, actor, now);
+  assertWithinHorizon(occurrences, resource, now);
+  for (const occurrence of occurrences) assertOccurrencePolicy(resource, occurrence, now);
+  const limit = resource.bookingPolicy.maxBookingsPerUser;
+  if (limit !== null && state.activeBookingsOfBooker + occurrences.length > limit) {
+    throw policyViolation('maxBookingsPerUser', `the series' ${occurrences.length} occurrences would exceed ${limit} active bookings per user on this resource`);
+  }
+  assertNoConflicts(seriesConflicts(state.overlapping, occurrences));
+
+  const booked = { resource, bookerProfileId: actor.sub, bookerEmail: command.bookerEmail ?? actor.email, title: command.title, now };
+  const parent: Booking = {
+    ...newBooking({ ...booked, id: command.parentId, startTime: command.startTime, endTime: command.endTime }),
+    isSeriesParent: true,
+    recurrenceRule: command.recurrenceRule,
+    recurrenceTimeZone: timeZone,
+  };
+  const children = occurrences.map(
+    ({ start, end }): Booking => ({ ...newBooking({ ...booked, id: command.newId(), startTime: start, endTime: end }), recurrenceParentId: parent.id }),
+  );
+  return [parent, ...children].map((booking) => ({ type: 'BookingCreated', data: { booking, by: actor.sub, at: booking.createdAt } }));
+}

@@ -1,0 +1,27 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { Principal } from '../../access/principal.js';
+import type { BookingConflict } from '../../domain-error.js';
+import { utcText } from '../booking-time.js';
+import { admitSeries, type CreateSeries, type CreateSeriesState } from './decide-create-series.js';
+import { occurrencePolicyViolation } from './occurrence-policy-violation.js';
+import { conflictsByOccurrence } from './series-conflicts.js';
+
+export type OccurrencePreview = { startTime: string; endTime: string; conflicts: BookingConflict[]; violations: string[] };
+
+/**
+ * What creating the series would meet, occurrence by occurrence, storing nothing. The request as a
+ * whole is refused as a creation would refuse it; occurrences past maxAdvanceDays are listed with
+ * that violation. Per occurrence: the first policy it breaks in the single-booking order, then
+ * maxBookingsPerUser once the booker's count with the earlier occurrences reaches the limit.
+ */
+export function previewSeriesOccurrences(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant): OccurrencePreview[] {
+  const { resource, occurrences } = admitSeries(command, state, actor, now);
+  const limit = resource.bookingPolicy.maxBookingsPerUser;
+  const conflicts = conflictsByOccurrence(state.overlapping, occurrences);
+  return occurrences.map(({ start, end }, index) => {
+    const policy = occurrencePolicyViolation(resource, start, end, now)?.details.policy;
+    const violations = policy === undefined ? [] : [policy];
+    if (limit !== null && state.activeBookingsOfBooker + index + 1 > limit) violations.push('maxBookingsPerUser');
+    return { startTime: utcText(start), endTime: utcText(end), conflicts: conflicts[index]!, violations };
+  });
+}
