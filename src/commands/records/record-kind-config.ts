@@ -1,0 +1,20 @@
+import type { Transaction } from 'kysely';
+import type { RecordAccess } from '../../domain/records/record-access.js';
+import type { RecordChangeType } from '../../domain/records/record-event.js';
+import type { RecordJson, RecordKey, RecordKind } from '../../domain/records/record-kind.js';
+import type { Executor } from '../../infra/db/database.js';
+import type { DB } from '../../infra/db/schema.js';
+
+/** Rules of a kind beyond field types; both hooks refuse by throwing a DomainError or RecordConflictError. */
+export type RecordRules = {
+  /**
+   * Runs before anything of a create (one record or a bulk) is written and may reorder the records.
+   * It reads outside the write transactions: it gives clear answers, beforeWrite gives the guarantee.
+   */
+  prepareCreate?: (db: Executor, records: RecordJson[]) => Promise<RecordJson[]>;
+  /** Runs in the write's transaction before the row changes: the place for rules spanning several records. */
+  beforeWrite?: (trx: Transaction<DB>, change: RecordChangeType, key: RecordKey, record: RecordJson) => Promise<void>;
+};
+
+/** One record kind as the generic layer serves it: fields and table, rules, and who may read and write. */
+export type RecordKindConfig = { kind: RecordKind; rules: RecordRules; access: RecordAccess };

@@ -1,0 +1,34 @@
+import type { Principal } from '../access/principal.js';
+import { forbidden, invalidRequest } from '../domain-error.js';
+
+/** The workspace a caller acts in; null = every workspace (LV1 naming none). */
+export type RecordScope = { workspace: string | null };
+
+/** Who may read and write a record kind; the device records' rule is the default. */
+export type RecordAccess = { read: (actor: Principal) => boolean; write: (actor: Principal) => boolean };
+
+/** Reads LV5+, writes LV2+. */
+export const deviceRecordAccess: RecordAccess = { read: () => true, write: (actor) => actor.level <= 2 };
+
+/**
+ * LV1 acts in the workspace of the X-Workspace header, else its token's, else in every workspace.
+ * Everybody else acts in the token's workspace only.
+ */
+export function scopeOf(actor: Principal, requestedWorkspace: string | undefined): RecordScope {
+  if (actor.level === 1) return { workspace: requestedWorkspace ?? actor.workspace };
+  if (requestedWorkspace !== undefined && requestedWorkspace !== actor.workspace) {
+    throw forbidden('only LV1 may act in another workspace');
+  }
+  return { workspace: actor.workspace };
+}
+
+/** The workspace a new record goes to: the body decides for LV1, the token for everybody else. */
+export function checkWorkspaceOfNewRecord(actor: Principal, requestedWorkspace: string | undefined, bodyWorkspace: string): void {
+  if (actor.level !== 1) {
+    if (bodyWorkspace !== actor.workspace) throw forbidden('records can only be created in the token\'s workspace');
+    return;
+  }
+  if (requestedWorkspace !== undefined && requestedWorkspace !== bodyWorkspace) {
+    throw invalidRequest('the X-Workspace header and the body\'s workspace differ', 'workspace');
+  }
+}

@@ -1,0 +1,71 @@
+import { DomainError } from '../domain-error.js';
+import type { FieldSpec, RecordJson, RecordKind } from './record-kind.js';
+
+/** create and replace take the whole record; update any non-empty part of it. */
+export type WriteMode = 'create' | 'replace' | 'update';
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isoTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+function fits(spec: FieldSpec, value: unknown): boolean {
+  if (value === null) return spec.nullable === true;
+  switch (spec.type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'uuid':
+      return typeof value === 'string' && uuid.test(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return Number.isSafeInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'timestamp':
+      return typeof value === 'string' && isoTime.test(value) && !Number.isNaN(Date.parse(value));
+    case 'object':
+      return isObject(value);
+    case 'string[]':
+      return Array.isArray(value) && value.every((item) => typeof item === 'string');
+  }
+}
+
+/**
+ * Checks a request body against the kind's fields by type. Returns the record to write: for
+ * create and replace every writable field, a left-out optional nullable one as null.
+ */
+export function validateRecordInput(kind: RecordKind, body: unknown, mode: WriteMode): RecordJson {
+  if (!isObject(body)) throw new DomainError('invalid_request', `${kind.label} body must be a JSON object`);
+  const errors: { path: string; message: string }[] = [];
+  const record: RecordJson = {};
+  for (const [name, value] of Object.entries(body)) {
+    const spec = Object.hasOwn(kind.fields, name) ? kind.fields[name] : undefined;
+    if (!spec) errors.push({ path: `/body/${name}`, message: `unknown field '${name}'` });
+    else if (spec.readOnly) errors.push({ path: `/body/${name}`, message: `field '${name}' is set by the server` });
+    else if (!fits(spec, value)) errors.push({ path: `/body/${name}`, message: `field '${name}' must be ${describe(spec)}` });
+    else record[name] = normalized(spec, value);
+  }
+  if (mode !== 'update') {
+    for (const [name, spec] of Object.entries(kind.fields)) {
+      if (spec.readOnly || Object.hasOwn(body, name)) continue;
+      if (spec.optional && spec.nullable) record[name] = null;
+      else if (!spec.optional) errors.push({ path: `/body/${name}`, message: `field '${name}' is required` });
+    }
+  } else if (Object.keys(body).length === 0) {
+    errors.push({ path: '/body', message: 'nothing to update' });
+  }
+  if (errors.length > 0) throw new DomainError('invalid_request', `Invalid ${kind.label}: ${errors[0]!.message}`, { errors });
+  return Object.fromEntries(Object.keys(kind.fields).filter((name) => Object.hasOwn(record, name)).map((name) => [name, record[name]]));
+}
+
+/** The form the database answers with, so that an event's record equals the stored one. */
+function normalized(spec: FieldSpec, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (spec.type === 'uuid') return value.toLowerCase();
+  return spec.type === 'timestamp' ? new Date(value).toISOString() : value;
+}
+
+function describe(spec: FieldSpec): string {
+  const type = { string: 'a string', uuid: 'a uuid', number: 'a number', integer: 'an integer', boolean: 'a boolean', timestamp: 'an ISO 8601 time with offset', object: 'an object', 'string[]': 'an array of strings' }[spec.type];
+  return spec.nullable ? `${type} or null` : type;
+}

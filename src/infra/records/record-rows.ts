@@ -1,0 +1,32 @@
+import { sql, type Kysely } from 'kysely';
+import type { RecordJson, RecordKey, RecordKind } from '../../domain/records/record-kind.js';
+import type { Executor } from '../db/database.js';
+import { columnOf } from './record-columns.js';
+import { columnValuesOf } from './record-json.js';
+
+type AnyDb = Kysely<any>;
+
+export async function insertRecordRow(db: Executor, kind: RecordKind, record: RecordJson): Promise<void> {
+  await (db as unknown as AnyDb).insertInto(kind.table).values(columnValuesOf(kind, record)).execute();
+}
+
+export async function updateRecordRow(db: Executor, kind: RecordKind, key: RecordKey, record: RecordJson): Promise<void> {
+  const values = columnValuesOf(kind, record);
+  if (kind.updatedAtColumn) values[kind.updatedAtColumn] = sql`now()`;
+  await whereKey((db as unknown as AnyDb).updateTable(kind.table).set(values), kind, key).execute();
+}
+
+export async function deleteRecordRow(db: Executor, kind: RecordKind, key: RecordKey): Promise<void> {
+  await whereKey((db as unknown as AnyDb).deleteFrom(kind.table), kind, key).execute();
+}
+
+function whereKey<Q extends { where: (column: string, op: '=', value: unknown) => Q }>(query: Q, kind: RecordKind, key: RecordKey): Q {
+  const byId = query.where(columnOf(kind, kind.id.field), '=', key.id);
+  return kind.workspaceField ? byId.where(columnOf(kind, kind.workspaceField), '=', key.workspace) : byId;
+}
+
+/** The next id of a kind whose ids the server chooses. */
+export async function nextRecordId(db: Executor, sequence: string): Promise<number> {
+  const { rows } = await sql<{ id: string | number }>`select nextval(${sequence}::regclass) as id`.execute(db);
+  return Number(rows[0]!.id);
+}
