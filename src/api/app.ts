@@ -2,13 +2,22 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { authenticate } from './authenticate.js';
+import { bookingsRouter } from './booking/bookings-router.js';
+import { resourceScheduleRouter } from './booking/resource-schedule-router.js';
 import { resourcesRouter } from './booking/resources-router.js';
+import { seriesRouter } from './booking/series-router.js';
+import { webhooksRouter } from './booking/webhooks-router.js';
 import { healthRouter } from './health-router.js';
 import { httpErrorHandler, notFoundHandler } from './http-error-handler.js';
 import { openApiDocsRouter, openApiValidator, type OpenApiArea } from './openapi-documents.js';
+import { deviceSelfRouter } from './records/device-self-router.js';
+import { devicesRouter } from './records/devices-router.js';
+import { recordQueryParser } from './records/record-query-string.js';
+import { zonesRouter } from './records/zones-router.js';
 import type { Services } from './services.js';
 
 const bookingArea: OpenApiArea = { file: 'booking.yaml', prefix: '/booking/', docsPath: '/booking/docs' };
+const deviceArea: OpenApiArea = { file: 'devices.yaml', prefix: '/device/', docsPath: '/device/docs' };
 
 const requestId = (header: unknown) => (typeof header === 'string' && /^[\w.-]{1,64}$/.test(header) ? header : randomUUID());
 
@@ -33,6 +42,18 @@ export function createApp(services: Services): Express {
   app.use(openApiValidator(bookingArea));
   app.use('/booking/v1', authenticate(services.verifyToken));
   app.use('/booking/v1/resources', resourcesRouter(services));
+  app.use('/booking/v1/resources', resourceScheduleRouter(services));
+  app.use('/booking/v1/bookings', seriesRouter(services));
+  app.use('/booking/v1/bookings', bookingsRouter(services));
+  app.use('/booking/v1/webhooks', webhooksRouter(services));
+
+  app.use(openApiDocsRouter(deviceArea));
+  app.use(deviceArea.prefix, recordQueryParser);
+  app.use(openApiValidator(deviceArea));
+  app.use('/device/v1/devices/self', deviceSelfRouter(services));
+  app.use('/device/v1', authenticate(services.verifyToken));
+  app.use('/device/v1/devices', devicesRouter(services));
+  app.use('/device/v1/zones', zonesRouter(services));
 
   app.use(notFoundHandler);
   app.use(httpErrorHandler);

@@ -21,6 +21,8 @@ export type Config = {
     groupsClaim: string;
   };
   deviceServiceUrl?: string;
+  /** DEVICE_SERVICE_TOKEN: bearer token (LV1) the periodic reconciliation sends to PLATFORM_DEVICE_SERVICE_URL. */
+  deviceServiceToken?: string;
   webhook: { endpoint?: string; secret?: string };
   kafka: { brokers: string[]; topic: string };
   reminderMinutes: number;
@@ -88,6 +90,7 @@ export function loadConfig(env: Env = process.env): Config {
       groupsClaim: env.AUTH_GROUPS_CLAIM || 'groups',
     },
     deviceServiceUrl: env.PLATFORM_DEVICE_SERVICE_URL?.replace(/\/+$/, '') || undefined,
+    deviceServiceToken: env.DEVICE_SERVICE_TOKEN || undefined,
     webhook: { endpoint: env.WEBHOOK_ENDPOINT || undefined, secret: env.WEBHOOK_SECRET || undefined },
     kafka: {
       brokers: (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean),

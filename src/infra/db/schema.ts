@@ -1,7 +1,10 @@
 import type { BookingsTable } from './tables/bookings.table.js';
 import type { DevicesTable, ZonesTable } from './tables/device-records.table.js';
 import type { EventsTable, StreamsTable } from './tables/events.table.js';
+import type { ProcessorCheckpointsTable } from './tables/processor-checkpoints.table.js';
 import type { ResourcesTable } from './tables/resources.table.js';
+import type { TimersTable } from './tables/timers.table.js';
+import type { WebhookDeliveriesTable } from './tables/webhook-deliveries.table.js';
 
 /** Every table of the service's database; one line per table file under tables/. */
 export type DB = {
@@ -11,4 +14,7 @@ export type DB = {
   bookings: BookingsTable;
   zones: ZonesTable;
   devices: DevicesTable;
+  processor_checkpoints: ProcessorCheckpointsTable;
+  timers: TimersTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 };

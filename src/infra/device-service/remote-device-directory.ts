@@ -7,7 +7,8 @@ const fiveMinutes = 5 * 60 * 1000;
 const unavailable = (why: string) => new DomainError('dependency_unavailable', `device service unavailable: ${why}`);
 
 /**
- * Reads `{url}/device/v1/devices/{id}` or `/zones/{id}` with the caller's Authorization header.
+ * Reads `{url}/device/v1/devices/{id}` or `/zones/{id}` with the caller's Authorization header
+ * and the workspace in X-Workspace.
  * Found records are cached for five minutes; absences are not, so a record created a moment ago
  * is seen at once.
  */
@@ -22,14 +23,16 @@ export function createRemoteDeviceDirectory(baseUrl: string, options: { timeoutM
       let response: Response;
       try {
         response = await doFetch(`${baseUrl}/device/v1/${kind}s/${encodeURIComponent(id)}`, {
-          headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) },
+          // X-Workspace lets an LV1 caller address a workspace other than its token's.
+          headers: { accept: 'application/json', 'x-workspace': workspace, ...(authorization ? { authorization } : {}) },
           redirect: 'error',
           signal: AbortSignal.timeout(options.timeoutMs ?? 3_000),
         });
       } catch (error) {
         throw unavailable(error instanceof Error ? error.message : String(error));
       }
-      if (response.status === 404 || response.status === 403) return null;
+      // Only a 404 means the record is gone; a refused credential must never read as a deletion.
+      if (response.status === 404) return null;
       if (!response.ok) throw unavailable(`HTTP ${response.status}`);
       const body = (await response.json().catch(() => null)) as { name?: unknown; workspace?: unknown } | null;
       if (!body || typeof body.name !== 'string') throw unavailable('answer without a name');

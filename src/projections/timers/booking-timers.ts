@@ -1,0 +1,34 @@
+import type { Booking } from '../../domain/booking/booking.js';
+import type { TimerKind } from '../../infra/db/tables/timers.table.js';
+
+export type PlannedTimer = { kind: TimerKind; dueAt: Date };
+
+export const timerKinds: readonly TimerKind[] = ['reminder', 'no_show', 'complete', 'expire_pending'];
+
+/**
+ * The timers a booking in this state needs. A reminder is planned at the start and fired
+ * REMINDER_MINUTES ahead of it by the worker (the lead is configuration, not history). Completion
+ * is planned at check-in: a booking nobody checked into ends as no_show, never as completed, even
+ * when both are overdue after a restart. Series parents only describe the pattern and never move
+ * by themselves.
+ */
+export function bookingTimers(booking: Booking, gracePeriodMinutes: number): PlannedTimer[] {
+  if (booking.isSeriesParent) return [];
+  const start = new Date(booking.startTime);
+  const end = new Date(booking.endTime);
+  switch (booking.status) {
+    case 'pending':
+      return [
+        { kind: 'reminder', dueAt: start },
+        { kind: 'expire_pending', dueAt: start },
+      ];
+    case 'confirmed':
+      if (booking.checkedInAt) return [{ kind: 'complete', dueAt: end }];
+      return [
+        { kind: 'reminder', dueAt: start },
+        { kind: 'no_show', dueAt: new Date(start.getTime() + gracePeriodMinutes * 60_000) },
+      ];
+    default:
+      return [];
+  }
+}

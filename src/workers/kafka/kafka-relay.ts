@@ -1,0 +1,50 @@
+import type { Message, Producer } from 'kafkajs';
+import { toEventEnvelope, type EventEnvelope } from '../event-envelope.js';
+import type { Processor } from '../processor.js';
+
+/** The part of a kafkajs producer the relay uses. */
+export type KafkaSender = Pick<Producer, 'connect' | 'send' | 'disconnect'>;
+
+/** CloudEvents binary mode: the attributes travel as headers, the value is the envelope. */
+export function toKafkaMessage(envelope: EventEnvelope): Message {
+  return {
+    key: String(envelope.data.resourceId),
+    value: JSON.stringify(envelope),
+    headers: {
+      ce_specversion: '1.0',
+      ce_id: envelope.id,
+      ce_type: envelope.event,
+      ce_source: '/booking/v1',
+      ce_time: envelope.timestamp,
+      'content-type': 'application/json',
+    },
+  };
+}
+
+/**
+ * Publishes every booking event to `topic`, keyed by resourceId so that a resource's events stay
+ * in one partition in log order. The checkpoint moves only after the broker acknowledged (all
+ * in-sync replicas); a failed send fails the round, which is retried with backoff from the event
+ * that failed.
+ */
+export function kafkaRelay(producer: KafkaSender, topic: string): Processor {
+  let connected = false;
+  return {
+    name: 'kafka-relay',
+    mode: 'at-least-once',
+    async handle(event) {
+      const envelope = toEventEnvelope(event);
+      if (!envelope) return;
+      if (!connected) {
+        await producer.connect();
+        connected = true;
+      }
+      try {
+        await producer.send({ topic, acks: -1, messages: [toKafkaMessage(envelope)] });
+      } catch (error) {
+        connected = false;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import type { Transaction } from 'kysely';
+import type { DB } from '../infra/db/schema.js';
+import type { RecordedEvent } from '../infra/event-store/event-store.js';
+
+/**
+ * Follows the global log from its own checkpoint and acts on the events it cares about.
+ * - transactional: `handle` writes through the transaction that also moves the checkpoint, so its
+ *   effect commits exactly once.
+ * - at-least-once: `handle` acts outside that transaction (a broker, a command on another stream)
+ *   and must tolerate a repeat: the checkpoint moves only after it returned.
+ */
+export type Processor =
+  | { name: string; mode: 'transactional'; handle(trx: Transaction<DB>, event: RecordedEvent): Promise<void> }
+  | { name: string; mode: 'at-least-once'; handle(event: RecordedEvent): Promise<void> };

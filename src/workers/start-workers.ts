@@ -1,0 +1,50 @@
+import type { Services } from '../api/services.js';
+import { ConfigError } from '../infra/config.js';
+import { createKafkaProducer } from '../infra/kafka/create-kafka-producer.js';
+import { deviceDeletions } from './devices/device-deletions.js';
+import { startReconciliation } from './devices/start-reconciliation.js';
+import { createExclusiveLock } from './exclusive-lock.js';
+import { kafkaRelay } from './kafka/kafka-relay.js';
+import type { Processor } from './processor.js';
+import { startProcessor } from './start-processor.js';
+import type { RunningLoop } from './supervised-loop.js';
+import { startTimerLoop } from './timers/start-timer-loop.js';
+import { startWebhookSender } from './webhooks/start-webhook-sender.js';
+import { webhookRelay } from './webhooks/webhook-relay.js';
+import { workerOptionsFor, type WorkerOptions } from './worker-options.js';
+
+export type RunningWorkers = {
+  /** Cuts every pause short (tests, after moving the clock). */
+  wake(): void;
+  /** Lets each round in flight finish, frees the locks and disconnects. */
+  stop(): Promise<void>;
+};
+
+/**
+ * Starts the process manager and the event delivery: timers, device deletions, reconciliation,
+ * and the webhook and Kafka relays when configured. Every round reads the clock through
+ * `services.now`, so a test may replace it.
+ */
+export function startWorkers(services: Services, overrides: Partial<WorkerOptions> = {}): RunningWorkers {
+  const { config, logger } = services;
+  const options = workerOptionsFor(config, overrides);
+  const { endpoint, secret } = config.webhook;
+  if (endpoint && !secret) throw new ConfigError('WEBHOOK_ENDPOINT is set but WEBHOOK_SECRET is not: webhooks are always signed');
+
+  const processorOptions = { batchSize: options.batchSize, pollIntervalMs: options.pollIntervalMs, standbyRetryMs: options.standbyRetryMs, backoff: options.backoff };
+  const follow = (processor: Processor) => startProcessor({ ...services, lock: createExclusiveLock(services, processor.name) }, processor, processorOptions);
+
+  const loops: RunningLoop[] = [startTimerLoop(services, options), follow(deviceDeletions(services)), startReconciliation(services, options)];
+  if (endpoint && secret) loops.push(follow(webhookRelay), startWebhookSender(services, { endpoint, secret }, options));
+  const producer = config.kafka.brokers.length > 0 ? (options.kafkaProducer ?? createKafkaProducer(config.kafka.brokers, logger)) : undefined;
+  if (producer) loops.push(follow(kafkaRelay(producer, config.kafka.topic)));
+
+  logger.info({ webhooks: Boolean(endpoint), kafka: Boolean(producer) }, 'workers started');
+  return {
+    wake: () => loops.forEach((loop) => loop.wake()),
+    async stop() {
+      await Promise.all(loops.map((loop) => loop.stop()));
+      await producer?.disconnect().catch((error: unknown) => logger.warn({ err: error }, 'disconnecting from Kafka failed'));
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { Config } from '../infra/config.js';
+import type { KafkaSender } from './kafka/kafka-relay.js';
+import type { Backoff } from './supervised-loop.js';
+import { contractRetryDelaysMs } from './webhooks/retry-delay.js';
+
+/** The workers' tunables; tests shorten them so that nothing waits for minutes. */
+export type WorkerOptions = {
+  /** Pause of a loop that found nothing to do. */
+  pollIntervalMs: number;
+  /** Events per processor round, timers or deliveries per round. */
+  batchSize: number;
+  /** Pause of a standby instance before it tries a processor's lock again. */
+  standbyRetryMs: number;
+  /** Pause after a failed round, doubling up to maxMs. */
+  backoff: Backoff;
+  timerLeaseMs: number;
+  timerRetryMs: number;
+  webhookTimeoutMs: number;
+  webhookRetryDelaysMs: readonly number[];
+  webhookJitterRatio: number;
+  reconcileIntervalMs: number;
+  /** Used instead of a kafkajs producer for KAFKA_BROKERS (tests). */
+  kafkaProducer?: KafkaSender;
+};
+
+export function workerOptionsFor(config: Config, overrides: Partial<WorkerOptions> = {}): WorkerOptions {
+  return {
+    pollIntervalMs: 200,
+    batchSize: 100,
+    standbyRetryMs: 2_000,
+    backoff: { initialMs: 500, maxMs: 30_000 },
+    timerLeaseMs: 60_000,
+    timerRetryMs: 10_000,
+    webhookTimeoutMs: 15_000,
+    webhookRetryDelaysMs: contractRetryDelaysMs,
+    webhookJitterRatio: 0.1,
+    reconcileIntervalMs: config.reconcileIntervalSeconds * 1_000,
+    ...overrides,
+  };
+}

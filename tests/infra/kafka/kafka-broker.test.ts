@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { createKafkaProducer } from '../../../src/infra/kafka/create-kafka-producer.js';
+import type { EventStore } from '../../../src/infra/event-store/event-store.js';
+import { createPostgresEventStore } from '../../../src/infra/event-store/postgres-event-store.js';
+import { createLogger } from '../../../src/infra/logger.js';
+import { kafkaRelay } from '../../../src/workers/kafka/kafka-relay.js';
+import { processBatch } from '../../../src/workers/process-batch.js';
+import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
+import { bookingCreated, sampleBooking } from '../../workers/booking-event-fixture.js';
+import { logSettled, waitFor } from '../../workers/worker-test-kit.js';
+
+const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+
+(brokers.length > 0 ? describe : describe.skip)('Kafka relay against a real broker (runs only when KAFKA_BROKERS is set)', () => {
+  const topic = `booking-events-test-${randomUUID()}`;
+  const kafka = new Kafka({ clientId: 'booking-contract-test', brokers, logLevel: logLevel.NOTHING });
+  let database: TestDatabase;
+  let eventStore: EventStore;
+  let producer: Producer;
+
+  before(async function () {
+    this.timeout(60_000);
+    database = await createTestDatabase();
+    eventStore = createPostgresEventStore(database.db);
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
+    await admin.disconnect();
+    producer = createKafkaProducer(brokers, createLogger('silent'));
+  });
+  after(async () => {
+    await producer?.disconnect();
+    await database?.destroy();
+  });
+
+  it('delivers each booking event once per partition key, in log order, with CloudEvents headers', async function () {
+    this.timeout(60_000);
+    const zoneA = sampleBooking({ resourceId: 'zone-a' });
+    const zoneB = sampleBooking({ resourceId: 'zone-b' });
+    const appended = [
+      ...(await eventStore.appendToStream(`resource-${zoneA.bookableResourceId}`, [bookingCreated(zoneA)], 'any')).events,
+      ...(await eventStore.appendToStream(`resource-${zoneB.bookableResourceId}`, [bookingCreated(zoneB)], 'any')).events,
+      ...(await eventStore.appendToStream(`resource-${zoneA.bookableResourceId}`, [{ ...bookingCreated({ ...zoneA, title: 'again' }) }], 'any')).events,
+    ];
+    await logSettled(database.db, eventStore);
+    await processBatch({ db: database.db, eventStore }, kafkaRelay(producer, topic), 100);
+
+    const consumer = kafka.consumer({ groupId: `booking-contract-${randomUUID()}` });
+    const received: { key: string; headers: Record<string, string>; value: { id: string; event: string } }[] = [];
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]));
+        received.push({ key: String(message.key), headers, value: JSON.parse(String(message.value)) });
+      },
+    });
+    try {
+      await waitFor(() => received.length >= appended.length, { timeoutMs: 30_000, what: 'the messages' });
+    } finally {
+      await consumer.disconnect();
+    }
+    expect(received.map((m) => m.value.id).sort()).to.deep.equal(appended.map((e) => e.id).sort());
+    expect(received.filter((m) => m.key === 'zone-a').map((m) => m.value.id)).to.deep.equal([appended[0]!.id, appended[2]!.id]);
+    for (const message of received) {
+      expect(message.headers).to.include({ ce_specversion: '1.0', ce_id: message.value.id, ce_type: 'booking.create', ce_source: '/booking/v1', 'content-type': 'application/json' });
+    }
+  });
+});

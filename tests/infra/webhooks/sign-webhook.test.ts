@@ -1,0 +1,24 @@
+import { expect } from 'chai';
+import { Webhook } from 'standardwebhooks';
+import { signWebhook } from '../../../src/infra/webhooks/sign-webhook.js';
+
+describe('webhook signatures (Standard Webhooks)', () => {
+  const body = JSON.stringify({ id: 'evt-1', event: 'booking.create' });
+  const timestamp = Math.floor(Date.now() / 1000);
+  const headers = (secret: string) => ({ 'webhook-id': 'evt-1', 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, 'evt-1', timestamp, body) });
+
+  it('treats a whsec_ secret as base64 key bytes', () => {
+    const secret = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
+    expect(new Webhook(secret).verify(body, headers(secret))).to.deep.equal(JSON.parse(body));
+  });
+
+  it('uses any other secret as its UTF-8 bytes', () => {
+    const secret = 'plain shared secret';
+    expect(new Webhook(secret, { format: 'raw' }).verify(body, headers(secret))).to.deep.equal(JSON.parse(body));
+  });
+
+  it('fails verification for a changed body', () => {
+    const secret = `whsec_${Buffer.from('another key of thirty-two bytes!').toString('base64')}`;
+    expect(() => new Webhook(secret).verify(`${body} `, headers(secret))).to.throw();
+  });
+});
