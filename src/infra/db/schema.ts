@@ -1,4 +1,5 @@
 import type { BookingsTable } from './tables/bookings.table.js';
+import type { ApplicationsTable, MarketplaceEntriesTable, ProjectsTable, PublishersTable, PurchasesTable } from './tables/catalog.table.js';
 import type { DevicesTable, ZonesTable } from './tables/device-records.table.js';
 import type { EventsTable, StreamsTable } from './tables/events.table.js';
 import type { ProcessorCheckpointsTable } from './tables/processor-checkpoints.table.js';
@@ -17,4 +18,9 @@ export type DB = {
   processor_checkpoints: ProcessorCheckpointsTable;
   timers: TimersTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  publishers: PublishersTable;
+  projects: ProjectsTable;
+  applications: ApplicationsTable;
+  purchases: PurchasesTable;
+  marketplace_entries: MarketplaceEntriesTable;
 };
