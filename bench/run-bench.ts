@@ -10,10 +10,11 @@ import jwt from 'jsonwebtoken';
 import { createDatabase } from '../src/infra/db/database.js';
 import { migrateToLatest } from '../src/infra/db/migrate.js';
 import { createPostgresEventStore } from '../src/infra/event-store/postgres-event-store.js';
-import { createBenchDatabase } from './bench-database.js';
+import { createScratchDatabase } from '../tests/support/scratch-database.js';
 import { measure, type Measurement, type Scenario } from './measure.js';
 import { seedBenchData, type BenchResource } from './seed-bench-data.js';
-import { startServiceProcess, type ServiceProcess } from './service-process.js';
+import { startServiceProcess, type ServiceProcess } from '../tests/support/service-process.js';
+import { freePort } from './free-port.js';
 
 const connections = 32;
 const sizes = { spreadResources: 64, busyBookings: 3000, historyEvents: 50_000 };
@@ -59,7 +60,7 @@ function row(m: Measurement, kind: keyof typeof limits | null): string {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const database = await createBenchDatabase();
+  const database = await createScratchDatabase('booking_bench');
   let service: ServiceProcess | undefined;
   const db = createDatabase(database.config);
   try {
@@ -75,7 +76,14 @@ async function main(): Promise<void> {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
     });
     service = await startServiceProcess(
-      { ...database.env, APP_ENV: 'production', PLATFORM_AUTH_ENDPOINT: key.publicKey, LOG_LEVEL: 'warn', DATA_DIR: `/tmp/booking-bench-${process.pid}` },
+      {
+        ...database.env,
+        PORT: String(await freePort()),
+        APP_ENV: 'production',
+        PLATFORM_AUTH_ENDPOINT: key.publicKey,
+        LOG_LEVEL: 'warn',
+        DATA_DIR: `/tmp/booking-bench-${process.pid}`,
+      },
       ['--role', 'api'],
     );
     const token = jwt.sign({ sub: 'bench-admin', workspace: data.workspace, roles: ['LV2'], email: 'bench@example.com' }, key.privateKey, {

@@ -5,6 +5,7 @@ import express, { Router, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import swaggerUi from 'swagger-ui-express';
 import { parse } from 'yaml';
+import { cacheOpenApiRouteMatchers } from './openapi-route-matcher-cache.js';
 
 const openapiDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../openapi');
 
@@ -24,6 +25,7 @@ export function openApiDocsRouter(area: OpenApiArea): Router {
 
 /** Validates every request under the area's prefix against its OpenAPI file. */
 export function openApiValidator(area: OpenApiArea): RequestHandler[] {
+  cacheOpenApiRouteMatchers();
   const validators = OpenApiValidator.middleware({
     apiSpec: path.join(openapiDir, area.file),
     validateRequests: { allowUnknownQueryParameters: false },

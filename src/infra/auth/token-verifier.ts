@@ -1,6 +1,7 @@
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import jwt, { type Algorithm, type JwtHeader } from 'jsonwebtoken';
 import jwksRsa from 'jwks-rsa';
+import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../domain/access/principal.js';
 import { AuthenticationError, principalFromClaims } from './principal-from-claims.js';
 
@@ -17,11 +18,13 @@ export type TokenVerifier = (token: string) => Promise<Principal>;
 
 const algorithmFor = (keyType: string | undefined): Algorithm[] => (keyType === 'ec' ? ['ES256'] : ['RS256']);
 
-type KeyResolver = (header: JwtHeader) => Promise<{ key: string; algorithms: Algorithm[] }>;
+type KeyResolver = (header: JwtHeader) => Promise<{ key: KeyObject; algorithms: Algorithm[] }>;
 
 function pemResolver(pem: string): KeyResolver {
-  const algorithms = algorithmFor(createPublicKey(pem).asymmetricKeyType);
-  return async () => ({ key: pem, algorithms });
+  // Parsed once: parsing the PEM on every request was the largest cost of a request.
+  const key = createPublicKey(pem);
+  const algorithms = algorithmFor(key.asymmetricKeyType);
+  return async () => ({ key, algorithms });
 }
 
 function jwksResolver(jwksUri: string): KeyResolver {
@@ -30,18 +33,35 @@ function jwksResolver(jwksUri: string): KeyResolver {
   return async (header) => {
     if (!header.kid) throw new AuthenticationError('token has no kid');
     const signingKey = await client.getSigningKey(header.kid);
-    const key = signingKey.getPublicKey();
-    return { key, algorithms: algorithmFor(createPublicKey(key).asymmetricKeyType) };
+    const key = createPublicKey(signingKey.getPublicKey());
+    return { key, algorithms: algorithmFor(key.asymmetricKeyType) };
   };
 }
 
-/** Verifies signature (pinned algorithms), exp (required), iss/aud when configured, then the claims. */
+const maxCachedMs = 5 * 60_000;
+
+/**
+ * Verifies signature (pinned algorithms), exp (required), iss/aud when configured, then the claims.
+ * A verified token is remembered until it expires (at most five minutes): a client sends the same
+ * token with every request, and only that exact string, signature included, can hit the cache.
+ */
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
   const resolve = /^https?:\/\//.test(options.keySource) ? jwksResolver(options.keySource) : pemResolver(options.keySource);
+  const verified = new LRUCache<string, Principal>({ max: 10_000 });
   return async (token) => {
+    const cached = verified.get(token);
+    if (cached) return cached;
+    const { principal, expiresAtMs } = await verifyToken(token);
+    const ttl = Math.min(maxCachedMs, expiresAtMs - Date.now());
+    // A ttl of 0 would mean "forever" to the cache: a token about to expire is simply not kept.
+    if (ttl >= 1) verified.set(token, principal, { ttl });
+    return principal;
+  };
+
+  async function verifyToken(token: string): Promise<{ principal: Principal; expiresAtMs: number }> {
     const decoded = jwt.decode(token, { complete: true });
     if (!decoded || typeof decoded.payload === 'string') throw new AuthenticationError('malformed token');
-    let key: { key: string; algorithms: Algorithm[] };
+    let key: { key: KeyObject; algorithms: Algorithm[] };
     try {
       key = await resolve(decoded.header);
     } catch (error) {
@@ -59,6 +79,6 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       throw new AuthenticationError(error instanceof Error ? error.message : 'invalid token');
     }
     if (typeof claims.exp !== 'number') throw new AuthenticationError('token has no exp');
-    return principalFromClaims(claims, options.rolesClaim, options.groupsClaim);
-  };
+    return { principal: principalFromClaims(claims, options.rolesClaim, options.groupsClaim), expiresAtMs: claims.exp * 1000 };
+  }
 }

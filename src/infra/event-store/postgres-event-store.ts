@@ -40,40 +40,43 @@ async function currentRevision(db: Executor, streamId: string): Promise<number |
 }
 
 /**
- * Moves the stream row to its new last revision, checking the expectation in the same statement.
- * The row lock makes a concurrent writer wait and then re-check against the committed revision.
+ * The statement that moves the stream row to its new last revision, checking the expectation in
+ * the same statement. The row lock makes a concurrent writer wait and then re-check against the
+ * committed revision.
  */
-async function claimRevisions(trx: Transaction<DB>, streamId: string, count: number, expected: ExpectedRevision): Promise<number | undefined> {
-  if (expected === 'no_stream') {
-    const row = await trx
-      .insertInto('streams')
-      .values({ stream_id: streamId, stream_revision: count - 1 })
-      .onConflict((oc) => oc.column('stream_id').doNothing())
-      .returning('stream_revision')
-      .executeTakeFirst();
-    return row?.stream_revision;
+function claimStatement(streamId: string, count: number, expected: ExpectedRevision) {
+  switch (expected) {
+    case 'no_stream':
+      return sql`insert into streams (stream_id, stream_revision) values (${streamId}, ${count - 1})
+        on conflict (stream_id) do nothing returning stream_revision`;
+    case 'any':
+      return sql`insert into streams (stream_id, stream_revision) values (${streamId}, ${count - 1})
+        on conflict (stream_id) do update set stream_revision = streams.stream_revision + ${count}, updated_at = now()
+        returning stream_revision`;
+    case 'stream_exists':
+      return sql`update streams set stream_revision = stream_revision + ${count}, updated_at = now()
+        where stream_id = ${streamId} returning stream_revision`;
+    default:
+      return sql`update streams set stream_revision = stream_revision + ${count}, updated_at = now()
+        where stream_id = ${streamId} and stream_revision = ${expected} returning stream_revision`;
   }
-  if (expected === 'any') {
-    const row = await trx
-      .insertInto('streams')
-      .values({ stream_id: streamId, stream_revision: count - 1 })
-      .onConflict((oc) =>
-        oc.column('stream_id').doUpdateSet({
-          stream_revision: sql`streams.stream_revision + ${count}`,
-          updated_at: sql`now()`,
-        }),
-      )
-      .returning('stream_revision')
-      .executeTakeFirstOrThrow();
-    return row.stream_revision;
-  }
-  let update = trx
-    .updateTable('streams')
-    .set({ stream_revision: sql`stream_revision + ${count}`, updated_at: sql`now()` })
-    .where('stream_id', '=', streamId);
-  if (typeof expected === 'number') update = update.where('stream_revision', '=', expected);
-  const row = await update.returning('stream_revision').executeTakeFirst();
-  return row?.stream_revision;
+}
+
+/** Claims the revisions and inserts the events in one round trip; no row back means the claim failed. */
+async function appendEvents(trx: Transaction<DB>, streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<EventRow[]> {
+  const { rows } = await sql<EventRow>`
+    with claimed as (${claimStatement(streamId, events.length, expected)})
+    insert into events (event_id, stream_id, stream_revision, event_type, data, metadata)
+    select e.event_id, ${streamId}, claimed.stream_revision - ${events.length} + e.ordinal, e.event_type, e.data, e.metadata
+    from claimed, unnest(
+      ${events.map((e) => e.id ?? randomUUID())}::uuid[],
+      ${events.map((e) => e.type)}::text[],
+      ${events.map((e) => JSON.stringify(e.data))}::jsonb[],
+      ${events.map((e) => JSON.stringify(e.metadata ?? {}))}::jsonb[]
+    ) with ordinality as e(event_id, event_type, data, metadata, ordinal)
+    order by e.ordinal
+    returning global_position, transaction_id::text as transaction_id, stream_id, stream_revision, event_id, event_type, data, metadata, recorded_at`.execute(trx);
+  return rows;
 }
 
 export function createPostgresEventStore(db: Database): EventStore {
@@ -81,28 +84,13 @@ export function createPostgresEventStore(db: Database): EventStore {
     async appendToStream(streamId, events: NewEvent[], expectedRevision, options = {}) {
       if (events.length === 0) throw new Error('appendToStream needs at least one event');
       return db.transaction().execute(async (trx) => {
-        const last = await claimRevisions(trx, streamId, events.length, expectedRevision);
-        if (last === undefined) {
+        const rows = await appendEvents(trx, streamId, events, expectedRevision);
+        if (rows.length === 0) {
           throw new WrongExpectedRevisionError(streamId, expectedRevision, await currentRevision(trx, streamId));
         }
-        const first = last - events.length + 1;
-        const rows = await trx
-          .insertInto('events')
-          .values(
-            events.map((event, i) => ({
-              event_id: event.id ?? randomUUID(),
-              stream_id: streamId,
-              stream_revision: first + i,
-              event_type: event.type,
-              data: JSON.stringify(event.data),
-              metadata: JSON.stringify(event.metadata ?? {}),
-            })),
-          )
-          .returning(eventColumns)
-          .execute();
         const recorded = rows.map(toRecorded).sort((a, b) => a.streamRevision - b.streamRevision);
         if (options.inlineProjection) await options.inlineProjection(trx, recorded);
-        return { nextExpectedRevision: last, events: recorded };
+        return { nextExpectedRevision: recorded.at(-1)!.streamRevision, events: recorded };
       });
     },
 

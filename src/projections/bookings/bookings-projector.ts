@@ -8,6 +8,7 @@ import { bookingToRow } from './booking-row.js';
  */
 export const bookingsProjector: Projector = {
   name: 'bookings',
+  tables: ['bookings'],
   handles: bookingEventTypes,
   async apply(trx, recorded) {
     const { booking } = recorded.data as BookingEvent['data'];

@@ -5,6 +5,7 @@ import { resourceToRow, rowToResource } from './resource-row.js';
 
 export const resourcesProjector: Projector = {
   name: 'resources',
+  tables: ['resources'],
   handles: resourceEventTypes,
   async apply(trx, recorded) {
     const event = { type: recorded.type, data: recorded.data } as ResourceEvent;

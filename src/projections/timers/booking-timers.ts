@@ -1,7 +1,8 @@
 import type { Booking } from '../../domain/booking/booking.js';
 import type { TimerKind } from '../../infra/db/tables/timers.table.js';
 
-export type PlannedTimer = { kind: TimerKind; dueAt: Date };
+/** A planned timer; `plusGracePeriod` adds the resource's current grace period to dueAt when stored. */
+export type PlannedTimer = { kind: TimerKind; dueAt: Date; plusGracePeriod?: true };
 
 export const timerKinds: readonly TimerKind[] = ['reminder', 'no_show', 'complete', 'expire_pending'];
 
@@ -12,7 +13,7 @@ export const timerKinds: readonly TimerKind[] = ['reminder', 'no_show', 'complet
  * when both are overdue after a restart. Series parents only describe the pattern and never move
  * by themselves.
  */
-export function bookingTimers(booking: Booking, gracePeriodMinutes: number): PlannedTimer[] {
+export function bookingTimers(booking: Booking): PlannedTimer[] {
   if (booking.isSeriesParent) return [];
   const start = new Date(booking.startTime);
   const end = new Date(booking.endTime);
@@ -26,7 +27,7 @@ export function bookingTimers(booking: Booking, gracePeriodMinutes: number): Pla
       if (booking.checkedInAt) return [{ kind: 'complete', dueAt: end }];
       return [
         { kind: 'reminder', dueAt: start },
-        { kind: 'no_show', dueAt: new Date(start.getTime() + gracePeriodMinutes * 60_000) },
+        { kind: 'no_show', dueAt: start, plusGracePeriod: true },
       ];
     default:
       return [];

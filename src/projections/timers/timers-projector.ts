@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import type { Booking } from '../../domain/booking/booking.js';
 import { bookingEventTypes, type BookingEvent } from '../../domain/booking/booking-events.js';
 import { defaultBookingPolicy } from '../../domain/resource/resource.js';
 import type { ResourceUpdated } from '../../domain/resource/resource-events.js';
@@ -6,11 +7,6 @@ import type { DB } from '../../infra/db/schema.js';
 import type { TimerKind } from '../../infra/db/tables/timers.table.js';
 import type { Projector } from '../projector.js';
 import { bookingTimers, timerKinds, type PlannedTimer } from './booking-timers.js';
-
-async function gracePeriodOf(trx: Transaction<DB>, resourceId: string): Promise<number> {
-  const row = await trx.selectFrom('resources').select('booking_policy').where('id', '=', resourceId).executeTakeFirst();
-  return row?.booking_policy.gracePeriodMinutes ?? defaultBookingPolicy.gracePeriodMinutes;
-}
 
 /** The kinds an event plans anew; the timers of other kinds stay as they are. */
 function replannedKinds(event: BookingEvent): readonly TimerKind[] {
@@ -26,26 +22,30 @@ function replannedKinds(event: BookingEvent): readonly TimerKind[] {
   }
 }
 
-async function replan(trx: Transaction<DB>, bookingId: string, kinds: readonly TimerKind[], timers: PlannedTimer[]): Promise<void> {
+/**
+ * Drops the replanned kinds the booking no longer needs and upserts the ones it does, in one
+ * statement: the grace period is read from the resource inside it. An unchanged timer keeps its
+ * claim, since a worker may be firing it right now.
+ */
+async function replan(trx: Transaction<DB>, booking: Booking, kinds: readonly TimerKind[], timers: PlannedTimer[]): Promise<void> {
   const kept = timers.map((t) => t.kind);
-  await trx
-    .deleteFrom('timers')
-    .where('booking_id', '=', bookingId)
-    .where('kind', 'in', kinds)
-    .$if(kept.length > 0, (q) => q.where('kind', 'not in', kept))
-    .execute();
-  if (timers.length === 0) return;
-  await trx
-    .insertInto('timers')
-    .values(timers.map((t) => ({ booking_id: bookingId, kind: t.kind, due_at: t.dueAt, claimed_until: null })))
-    .onConflict((oc) =>
-      oc
-        .columns(['booking_id', 'kind'])
-        .doUpdateSet({ due_at: (eb) => eb.ref('excluded.due_at'), claimed_until: null })
-        // An unchanged timer keeps its claim: a worker may be firing it right now.
-        .where('timers.due_at', '<>', (eb) => eb.ref('excluded.due_at')),
+  await sql`
+    with dropped as (
+      delete from timers
+      where booking_id = ${booking.id} and kind = any(${kinds}::text[]) and not (kind = any(${kept}::text[]))
     )
-    .execute();
+    insert into timers (booking_id, kind, due_at, claimed_until)
+    select ${booking.id}, planned.kind,
+           case when planned.plus_grace
+             then planned.due_at + make_interval(mins => coalesce(
+               (select (booking_policy ->> 'gracePeriodMinutes')::int from resources where id = ${booking.bookableResourceId}),
+               ${defaultBookingPolicy.gracePeriodMinutes}))
+             else planned.due_at end,
+           null
+    from unnest(${kept}::text[], ${timers.map((t) => t.dueAt.toISOString())}::timestamptz[], ${timers.map((t) => t.plusGracePeriod === true)}::boolean[])
+      as planned(kind, due_at, plus_grace)
+    on conflict (booking_id, kind) do update set due_at = excluded.due_at, claimed_until = null
+    where timers.due_at <> excluded.due_at`.execute(trx);
 }
 
 /** A new grace period moves the no-show timers of the resource's bookings. */
@@ -65,6 +65,7 @@ async function moveNoShows(trx: Transaction<DB>, event: ResourceUpdated): Promis
 /** Keeps the durable timers in step with the bookings: plans, moves and drops them with each event. */
 export const timersProjector: Projector = {
   name: 'timers',
+  tables: ['timers'],
   handles: new Set([...bookingEventTypes, 'ResourceUpdated']),
   async apply(trx, recorded) {
     if (recorded.type === 'ResourceUpdated') {
@@ -74,11 +75,10 @@ export const timersProjector: Projector = {
     const event = { type: recorded.type, data: recorded.data } as BookingEvent;
     const { booking } = event.data;
     if (event.type === 'BookingReminderIssued') {
-      await replan(trx, booking.id, ['reminder'], []);
+      await replan(trx, booking, ['reminder'], []);
       return;
     }
     const kinds = replannedKinds(event);
-    const needed = bookingTimers(booking, await gracePeriodOf(trx, booking.bookableResourceId));
-    await replan(trx, booking.id, kinds, needed.filter((t) => kinds.includes(t.kind)));
+    await replan(trx, booking, kinds, bookingTimers(booking).filter((t) => kinds.includes(t.kind)));
   },
 };

@@ -1,46 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { expect } from 'chai';
 import { inlineProjection } from '../../../src/projections/inline-projection.js';
+import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
 import { platformKey } from '../../support/test-keys.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { bookingBody, registerZone, setClock } from './booking-api.js';
 
 type Answer = { status: number; body: any };
 
-/** The service in a process of its own on the test database; answers its base URL once it listens. */
-async function startServiceProcess(server: TestServer): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: process.cwd(),
-    env: {
-      ...process.env,
-      ...server.database.env,
-      PORT: '0',
-      APP_ENV: 'production',
-      PLATFORM_AUTH_ENDPOINT: platformKey.publicKey,
-      DATA_DIR: `/tmp/booking-test-${process.pid}-children`,
-      DB_POOL_SIZE: '10',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+/** The service in a process of its own on the test database. */
+const startChild = (server: TestServer) =>
+  startServiceProcess({
+    ...server.database.env,
+    APP_ENV: 'production',
+    PLATFORM_AUTH_ENDPOINT: platformKey.publicKey,
+    DATA_DIR: `/tmp/booking-test-${process.pid}-children`,
+    DB_POOL_SIZE: '10',
   });
-  const lines = createInterface({ input: child.stdout! });
-  const port = await Promise.race([
-    (async () => {
-      for await (const line of lines) {
-        const match = /listening on port (\d+)/.exec(line);
-        if (match) return Number(match[1]);
-      }
-      throw new Error('service process ended before listening');
-    })(),
-    once(child, 'exit').then(([code]) => {
-      throw new Error(`service process exited with ${code}`);
-    }),
-  ]);
-  lines.on('line', () => undefined); // keep draining the log
-  return { url: `http://127.0.0.1:${port}`, child };
-}
 
 async function post(url: string, body: unknown, token: string): Promise<Answer> {
   const res = await fetch(`${url}/booking/v1/bookings`, {
@@ -137,21 +112,13 @@ describe('concurrent bookings', function () {
   });
 
   describe('spread over three service processes on one database', () => {
-    let processes: { url: string; child: ChildProcess }[] = [];
+    let processes: ServiceProcess[] = [];
 
     before(async function () {
       if (!server.database.isServer) this.skip(); // the embedded database has one connection in one process
-      processes = await Promise.all([1, 2, 3].map(() => startServiceProcess(server)));
+      processes = await Promise.all([1, 2, 3].map(() => startChild(server)));
     });
-    after(async () => {
-      await Promise.all(
-        processes.map(async ({ child }) => {
-          if (child.exitCode !== null) return;
-          child.kill('SIGTERM');
-          await once(child, 'exit');
-        }),
-      );
-    });
+    after(() => Promise.all(processes.map((p) => p.stop())));
 
     // The children run on the real clock.
     const base = dayAfter(Date.now());

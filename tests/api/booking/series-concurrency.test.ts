@@ -112,15 +112,7 @@ describe('concurrent series creation on one resource', function () {
         ),
       );
     });
-    after(async () => {
-      await Promise.all(
-        processes.map(async ({ child, exited }) => {
-          if (child.exitCode !== null) return;
-          child.kill('SIGTERM');
-          await exited;
-        }),
-      );
-    });
+    after(() => Promise.all(processes.map((p) => p.stop())));
 
     it('10 overlapping series racing: exactly one 201, no overlap stored', async () => {
       const { zoneId, id } = await freshZone();

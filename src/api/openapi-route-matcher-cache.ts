@@ -1,0 +1,31 @@
+import { createRequire } from 'node:module';
+
+type PathToRegexp = (path: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };
+
+/**
+ * express-openapi-validator compiles a path-to-regexp matcher for every documented route on every
+ * request (open upstream: cdimascio/express-openapi-validator#1217), which cost about a sixth of a
+ * request's CPU. Compiling is a pure function of the route and the options, so the copy of
+ * path-to-regexp the validator loads is given a memo in front of it. Idempotent.
+ */
+export function cacheOpenApiRouteMatchers(): void {
+  const fromValidator = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
+  const module = fromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp & { memoized?: true } };
+  if (module.pathToRegexp.memoized) return;
+  const compile = module.pathToRegexp;
+  const compiled = new Map<string, ReturnType<PathToRegexp>>();
+  const memoized = Object.assign(
+    (path: string, options?: Record<string, unknown>) => {
+      if (typeof path !== 'string') return compile(path, options);
+      const key = `${path}\u0000${JSON.stringify(options ?? {})}`;
+      let matcher = compiled.get(key);
+      if (!matcher) {
+        matcher = compile(path, options);
+        compiled.set(key, matcher);
+      }
+      return matcher;
+    },
+    { memoized: true as const },
+  );
+  module.pathToRegexp = memoized;
+}
