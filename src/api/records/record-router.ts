@@ -7,7 +7,7 @@ import { locateRecord } from '../../commands/records/locate-record.js';
 import type { RecordKindConfig } from '../../commands/records/record-kind-config.js';
 import { forbidden, invalidRequest } from '../../domain/domain-error.js';
 import { parseListQuery, parseReadQuery } from '../../domain/records/parse-record-query.js';
-import { scopeOf } from '../../domain/records/record-access.js';
+import { readScopeOf, scopeOf } from '../../domain/records/record-access.js';
 import { selectRecordPage } from '../../infra/records/select-records.js';
 import { principalOf } from '../authenticate.js';
 import { recordQueryOf } from './record-query-string.js';
@@ -32,7 +32,7 @@ export function recordRouter(ctx: CommandContext, config: RecordKindConfig): Rou
   router.get('/', async (req, res) => {
     const actor = reader(res);
     const query = parseListQuery(kind, recordQueryOf(req));
-    res.json(await selectRecordPage(ctx.db, kind, scopeOf(actor, requestedWorkspaceOf(req)), query));
+    res.json(await selectRecordPage(ctx.db, kind, readScopeOf(kind, scopeOf(actor, requestedWorkspaceOf(req))), query));
   });
 
   router.post('/bulk', async (req, res) => {
@@ -51,7 +51,7 @@ export function recordRouter(ctx: CommandContext, config: RecordKindConfig): Rou
   router.get('/:id', async (req, res) => {
     const actor = reader(res);
     const query = parseReadQuery(kind, recordQueryOf(req));
-    res.json(await locateRecord(ctx.db, kind, scopeOf(actor, requestedWorkspaceOf(req)), recordIdOf(kind, req), query));
+    res.json(await locateRecord(ctx.db, kind, readScopeOf(kind, scopeOf(actor, requestedWorkspaceOf(req))), recordIdOf(kind, req), query));
   });
 
   for (const [method, mode] of [['patch', 'update'], ['put', 'replace']] as const) {

@@ -50,17 +50,18 @@ export async function createRecords(
   try {
     for (const record of ordered) {
       const key = recordKeyOf(kind, record);
-      await writeRecord(ctx, config, key, actor.sub, (current) => {
+      const written = await writeRecord(ctx, config, key, actor.sub, (current) => {
         if (current) throw new RecordConflictError(`${kind.label} '${key.id}' already exists`);
         return { change: 'created', record };
       });
-      created.push(record);
+      created.push(written!);
     }
   } catch (error) {
     await undoCreates(ctx, config, created.reverse(), actor.sub);
     throw error;
   }
-  return records;
+  const byKey = new Map(created.map((record) => [keyText(recordKeyOf(kind, record)), record]));
+  return records.map((record) => byKey.get(keyText(recordKeyOf(kind, record)))!);
 }
 
 async function undoCreates(ctx: CommandContext, config: RecordKindConfig, records: RecordJson[], by: string): Promise<void> {

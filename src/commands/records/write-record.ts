@@ -4,6 +4,7 @@ import { DomainError } from '../../domain/domain-error.js';
 import { RecordConflictError } from '../../domain/records/record-conflict-error.js';
 import type { RecordChangeType, RecordEventData } from '../../domain/records/record-event.js';
 import { streamIdOf, type RecordJson, type RecordKey } from '../../domain/records/record-kind.js';
+import { stampRecord } from '../../domain/records/stamp-record.js';
 import type { DB } from '../../infra/db/schema.js';
 import { WrongExpectedRevisionError } from '../../infra/event-store/wrong-expected-revision-error.js';
 import { deleteRecordRow, insertRecordRow, updateRecordRow } from '../../infra/records/record-rows.js';
@@ -16,7 +17,12 @@ import type { RecordKindConfig } from './record-kind-config.js';
 const maxAttempts = 25;
 
 /** The change to a record that a decision asks for; the record is the one after it (or the deleted one). */
-export type RecordWrite = { change: RecordChangeType; record: RecordJson };
+export type RecordWrite = {
+  change: RecordChangeType;
+  record: RecordJson;
+  /** An event type to append instead of the kind's for this change, its data added to the record event's. */
+  event?: { type: string; data: Record<string, unknown> };
+};
 
 export type WriteOptions = {
   /** Runs in the write's transaction, after the kind's rules and before the row changes. */
@@ -45,19 +51,22 @@ export async function writeRecord(
       const current = await selectRecordByKey(ctx.db, kind, key);
       const write = decide(current);
       if (!write) return current;
-      const data: RecordEventData = { workspace: key.workspace, id: key.id, record: write.record, by, at: ctx.now().toString() };
+      const now = ctx.now();
+      // Milliseconds, as the table answers them: the event's record equals the stored one.
+      const record = stampRecord(kind, write.change, write.record, new Date(now.epochMilliseconds).toISOString());
+      const data: RecordEventData = { workspace: key.workspace, id: key.id, record, by, at: now.toString(), ...write.event?.data };
       try {
-        await ctx.eventStore.appendToStream(streamId, [{ type: kind.events[write.change], data }], revision ?? 'no_stream', {
+        await ctx.eventStore.appendToStream(streamId, [{ type: write.event?.type ?? kind.events[write.change], data }], revision ?? 'no_stream', {
           inlineProjection: async (trx, events) => {
             await inlineProjection(trx, events);
-            await rules.beforeWrite?.(trx, write.change, key, write.record);
+            await rules.beforeWrite?.(trx, write.change, key, record);
             await options.beforeRow?.(trx);
-            if (write.change === 'created') await insertRecordRow(trx, kind, write.record);
-            else if (write.change === 'updated') await updateRecordRow(trx, kind, key, write.record);
+            if (write.change === 'created') await insertRecordRow(trx, kind, record);
+            else if (write.change === 'updated') await updateRecordRow(trx, kind, key, record);
             else await deleteRecordRow(trx, kind, key);
           },
         });
-        return write.record;
+        return record;
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError)) throw constraintError(config, key, error);
         if (attempt >= maxAttempts) throw new DomainError('dependency_unavailable', `too many concurrent changes to ${streamId}; try again`);

@@ -5,6 +5,14 @@ const numberText = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isoTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
 
+/** The range of integer fields: PostgreSQL integer columns, which refuse anything wider. */
+export const maxInteger = 2_147_483_647;
+
+export const isInteger = (value: unknown): value is number => Number.isInteger(value) && Math.abs(value as number) <= maxInteger;
+
+/** PostgreSQL text cannot hold the NUL character; a value carrying one is refused before any query. */
+export const isStorableText = (value: string) => !value.includes('\u0000');
+
 /**
  * A JSON value (from `s`) as a value of the field's type, or undefined when it is not one.
  * Strings take numbers and booleans as their text; numbers and booleans take their text.
@@ -12,7 +20,7 @@ const isoTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2
 export function coerceJsonValue(spec: FieldSpec, value: unknown): Scalar | undefined {
   switch (spec.type) {
     case 'string':
-      if (typeof value === 'string') return value;
+      if (typeof value === 'string') return isStorableText(value) ? value : undefined;
       if (typeof value === 'number' && Number.isFinite(value)) return String(value);
       return typeof value === 'boolean' ? String(value) : undefined;
     case 'uuid':
@@ -21,7 +29,7 @@ export function coerceJsonValue(spec: FieldSpec, value: unknown): Scalar | undef
     case 'integer': {
       const n = typeof value === 'number' ? value : typeof value === 'string' && numberText.test(value) ? Number(value) : NaN;
       if (!Number.isFinite(n)) return undefined;
-      return spec.type === 'integer' && !Number.isSafeInteger(n) ? undefined : n;
+      return spec.type === 'integer' && !isInteger(n) ? undefined : n;
     }
     case 'boolean':
       if (typeof value === 'boolean') return value;

@@ -1,8 +1,13 @@
 import type { Principal } from '../access/principal.js';
 import { forbidden, invalidRequest } from '../domain-error.js';
+import type { RecordKind } from './record-kind.js';
+import type { Condition } from './record-query.js';
 
-/** The workspace a caller acts in; null = every workspace (LV1 naming none). */
-export type RecordScope = { workspace: string | null };
+/**
+ * The workspace a caller acts in (null = every workspace, LV1 naming none) and, for reads of a
+ * kind that hides records, the condition every visible record meets.
+ */
+export type RecordScope = { workspace: string | null; visibleWhen?: Condition };
 
 /** Who may read and write a record kind; the device records' rule is the default. */
 export type RecordAccess = { read: (actor: Principal) => boolean; write: (actor: Principal) => boolean };
@@ -20,6 +25,11 @@ export function scopeOf(actor: Principal, requestedWorkspace: string | undefined
     throw forbidden('only LV1 may act in another workspace');
   }
   return { workspace: actor.workspace };
+}
+
+/** The scope of lists and reads: writes reach the records the kind hides, reads do not. */
+export function readScopeOf(kind: RecordKind, scope: RecordScope): RecordScope {
+  return kind.visibleWhen ? { ...scope, visibleWhen: kind.visibleWhen } : scope;
 }
 
 /** The workspace a new record goes to: the body decides for LV1, the token for everybody else. */

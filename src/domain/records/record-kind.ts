@@ -1,4 +1,9 @@
-/** How a field is typed in JSON and compared in queries. object and string[] are stored as jsonb. */
+import type { Condition } from './record-query.js';
+
+/**
+ * How a field is typed in JSON and compared in queries. object and string[] are stored as jsonb;
+ * integer is a PostgreSQL integer (32 bits).
+ */
 export type FieldType = 'string' | 'uuid' | 'number' | 'integer' | 'boolean' | 'timestamp' | 'object' | 'string[]';
 
 /** One allow-listed field: its JSON name is the key in RecordKind.fields. */
@@ -10,6 +15,8 @@ export type FieldSpec = {
   optional?: boolean;
   /** Set by the server (generated ids, timestamps); a request body may not carry it. */
   readOnly?: boolean;
+  /** The value a create takes when the body leaves the field out (a replace too, unless the field is read-only). */
+  default?: unknown;
 };
 
 /** A relation that `join` may include and that filters and sorts may reach through (`relation.field`). */
@@ -42,8 +49,15 @@ export type RecordKind = {
   relations: Record<string, RelationSpec>;
   /** Event types appended on create, change and delete. */
   events: { created: string; updated: string; deleted: string };
-  /** Set to now() whenever a row changes. */
+  /** Set to now() whenever a row changes; a column that is not one of the fields. */
   updatedAtColumn?: string;
+  /** Timestamp fields the server sets to the time of the write: both on create, `updated` on every change. */
+  timestamps?: { created: string; updated: string };
+  /**
+   * Lists and reads answer only the records meeting this condition (AND-ed outside the client's);
+   * writes still reach every record, so that hidden records can be managed.
+   */
+  visibleWhen?: Condition;
   /** Ids that collide with fixed routes (PUT /devices/self). */
   reservedIds?: string[];
 };

@@ -1,4 +1,5 @@
 import { DomainError } from '../domain-error.js';
+import { isInteger, isStorableText } from './coerce-field-value.js';
 import type { FieldSpec, RecordJson, RecordKind } from './record-kind.js';
 
 /** create and replace take the whole record; update any non-empty part of it. */
@@ -7,6 +8,14 @@ export type WriteMode = 'create' | 'replace' | 'update';
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isoTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Every string inside a JSON value can be stored (jsonb refuses NUL as text does). */
+function storable(value: unknown): boolean {
+  if (typeof value === 'string') return isStorableText(value);
+  if (Array.isArray(value)) return value.every(storable);
+  if (isObject(value)) return Object.entries(value).every(([key, item]) => isStorableText(key) && storable(item));
+  return true;
+}
 
 function fits(spec: FieldSpec, value: unknown): boolean {
   if (value === null) return spec.nullable === true;
@@ -18,7 +27,7 @@ function fits(spec: FieldSpec, value: unknown): boolean {
     case 'number':
       return typeof value === 'number' && Number.isFinite(value);
     case 'integer':
-      return Number.isSafeInteger(value);
+      return isInteger(value);
     case 'boolean':
       return typeof value === 'boolean';
     case 'timestamp':
@@ -32,7 +41,8 @@ function fits(spec: FieldSpec, value: unknown): boolean {
 
 /**
  * Checks a request body against the kind's fields by type. Returns the record to write: for
- * create and replace every writable field, a left-out optional nullable one as null.
+ * create and replace every writable field, a left-out one as its default (an optional nullable one
+ * without a default as null); for create also the read-only fields that have a default.
  */
 export function validateRecordInput(kind: RecordKind, body: unknown, mode: WriteMode): RecordJson {
   if (!isObject(body)) throw new DomainError('invalid_request', `${kind.label} body must be a JSON object`);
@@ -43,12 +53,16 @@ export function validateRecordInput(kind: RecordKind, body: unknown, mode: Write
     if (!spec) errors.push({ path: `/body/${name}`, message: `unknown field '${name}'` });
     else if (spec.readOnly) errors.push({ path: `/body/${name}`, message: `field '${name}' is set by the server` });
     else if (!fits(spec, value)) errors.push({ path: `/body/${name}`, message: `field '${name}' must be ${describe(spec)}` });
+    else if (!storable(value)) errors.push({ path: `/body/${name}`, message: `field '${name}' cannot hold the NUL character` });
     else record[name] = normalized(spec, value);
   }
   if (mode !== 'update') {
     for (const [name, spec] of Object.entries(kind.fields)) {
-      if (spec.readOnly || Object.hasOwn(body, name)) continue;
-      if (spec.optional && spec.nullable) record[name] = null;
+      // A replace keeps the read-only fields the record has.
+      if (Object.hasOwn(body, name) || (spec.readOnly && mode === 'replace')) continue;
+      if (spec.default !== undefined) record[name] = structuredClone(spec.default);
+      else if (spec.readOnly) continue;
+      else if (spec.optional && spec.nullable) record[name] = null;
       else if (!spec.optional) errors.push({ path: `/body/${name}`, message: `field '${name}' is required` });
     }
   } else if (Object.keys(body).length === 0) {
@@ -66,6 +80,6 @@ function normalized(spec: FieldSpec, value: unknown): unknown {
 }
 
 function describe(spec: FieldSpec): string {
-  const type = { string: 'a string', uuid: 'a uuid', number: 'a number', integer: 'an integer', boolean: 'a boolean', timestamp: 'an ISO 8601 time with offset', object: 'an object', 'string[]': 'an array of strings' }[spec.type];
+  const type = { string: 'a string', uuid: 'a uuid', number: 'a number', integer: 'an integer of 32 bits', boolean: 'a boolean', timestamp: 'an ISO 8601 time with offset', object: 'an object', 'string[]': 'an array of strings' }[spec.type];
   return spec.nullable ? `${type} or null` : type;
 }

@@ -18,7 +18,11 @@ const allFields: ReadQuery = { fields: null, joins: [] };
 
 /** One page of records in the scope, with the total of all matching ones. */
 export async function selectRecordPage(db: Executor, kind: RecordKind, scope: RecordScope, query: ListQuery): Promise<RecordPage> {
-  const relations = new Set([...relationsIn(query.where), ...query.sort.flatMap((s) => (s.field.relation ? [s.field.relation] : []))]);
+  const relations = new Set([
+    ...relationsIn(query.where),
+    ...relationsIn(scope.visibleWhen ?? null),
+    ...query.sort.flatMap((s) => (s.field.relation ? [s.field.relation] : [])),
+  ]);
   const base = () => {
     const q = scoped(from(db, kind, relations), kind, scope);
     const where = query.where;
@@ -36,7 +40,7 @@ export async function selectRecordPage(db: Executor, kind: RecordKind, scope: Re
 
 /** Records with this id in the scope: several only when the scope spans workspaces (at most two are read). */
 export async function selectRecordsById(db: Executor, kind: RecordKind, scope: RecordScope, id: string | number, query: ReadQuery): Promise<RecordJson[]> {
-  const rows = await scoped(from(db, kind, []), kind, scope)
+  const rows = await scoped(from(db, kind, new Set(relationsIn(scope.visibleWhen ?? null))), kind, scope)
     .where(`${rootAlias}.${columnOf(kind, kind.id.field)}`, '=', id)
     .select(selection(kind, query))
     .orderBy(sql.ref(`${rootAlias}.${columnOf(kind, keyFieldsOf(kind).at(-1)!)}`))
@@ -85,10 +89,12 @@ function whereKey(query: AnyQuery, kind: RecordKind, key: RecordKey): AnyQuery {
   return query.where((eb) => keyCondition(eb, kind, key));
 }
 
-/** Scoping is AND-ed outside the client's condition, so no `or` can reach another workspace. */
+/** Scoping is AND-ed outside the client's condition, so no `or` can reach another workspace or a hidden record. */
 function scoped(query: AnyQuery, kind: RecordKind, scope: RecordScope): AnyQuery {
-  if (!kind.workspaceField || scope.workspace === null) return query;
-  return query.where(`${rootAlias}.${columnOf(kind, kind.workspaceField)}`, '=', scope.workspace);
+  const { visibleWhen } = scope;
+  const visible = visibleWhen ? query.where((eb) => compileCondition(eb, kind, visibleWhen)) : query;
+  if (!kind.workspaceField || scope.workspace === null) return visible;
+  return visible.where(`${rootAlias}.${columnOf(kind, kind.workspaceField)}`, '=', scope.workspace);
 }
 
 function relationsIn(condition: Condition | null): string[] {
