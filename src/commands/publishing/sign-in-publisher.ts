@@ -1,0 +1,41 @@
+import { RecordConflictError } from '../../domain/records/record-conflict-error.js';
+import type { OAuthProviderName, ProviderIdentity } from '../../infra/oauth/oauth-provider.js';
+import { publisherTokenLifetimeSeconds, type PublisherTokens } from '../../infra/publishing/publisher-tokens.js';
+import { findPublisherByEmail, linkPublisherIdentity, type PublisherRow } from '../../infra/publishing/publishing-queries.js';
+import { nextRecordId } from '../../infra/records/record-rows.js';
+import { publishers } from '../catalog/catalog-records.js';
+import type { CommandContext } from '../command-context.js';
+import { writeRecord } from '../records/write-record.js';
+import { alsoInAppend } from './also-in-append.js';
+
+/** The answer of a sign-in callback (contract §11). */
+export type PublisherSignIn = { accessToken: string; tokenType: 'Bearer'; expiresIn: number };
+
+/** A new publisher (PublisherCreated) starts unverified; an LV1 administrator verifies it on the publisher record. */
+async function createPublisher(ctx: CommandContext, provider: OAuthProviderName, identity: ProviderIdentity): Promise<PublisherRow> {
+  const id = await nextRecordId(ctx.db, publishers.kind.id.sequence!);
+  const email = identity.email.toLowerCase();
+  const link = alsoInAppend(ctx, (trx) => linkPublisherIdentity(trx, id, provider, identity.subject));
+  await writeRecord(link, publishers, { workspace: null, id }, `publisher:${id}`, () => ({
+    change: 'created',
+    record: { id, email, name: identity.name, verified: false },
+  }));
+  return { id, email, verified: false };
+}
+
+/** Finds the publisher by e-mail or creates it, and issues its token. */
+export async function signInPublisher(ctx: CommandContext, tokens: PublisherTokens, provider: OAuthProviderName, identity: ProviderIdentity): Promise<PublisherSignIn> {
+  let publisher = await findPublisherByEmail(ctx.db, identity.email);
+  if (publisher) {
+    await linkPublisherIdentity(ctx.db, publisher.id, provider, identity.subject);
+  } else {
+    try {
+      publisher = await createPublisher(ctx, provider, identity);
+    } catch (error) {
+      // Two first sign-ins at once: the other one created the publisher.
+      publisher = error instanceof RecordConflictError ? await findPublisherByEmail(ctx.db, identity.email) : null;
+      if (!publisher) throw error;
+    }
+  }
+  return { accessToken: tokens.sign(publisher), tokenType: 'Bearer', expiresIn: publisherTokenLifetimeSeconds };
+}

@@ -1,0 +1,2 @@
+/** The caller of the publishing routes, as its publisher token says. */
+export type PublisherPrincipal = { publisherId: number; email: string };
