@@ -9,6 +9,7 @@ import { createLocalDeviceDirectory } from './infra/device-service/local-device-
 import { createRemoteDeviceDirectory } from './infra/device-service/remote-device-directory.js';
 import { createPostgresEventStore } from './infra/event-store/postgres-event-store.js';
 import type { Logger } from './infra/logger.js';
+import { createPublishing } from './infra/publishing/create-publishing.js';
 
 export type RunningServices = Services & { close(): Promise<void> };
 
@@ -44,6 +45,7 @@ export async function createServices(config: Config, logger: Logger, database?: 
     now: () => Temporal.Now.instant(),
     devices: config.deviceServiceUrl ? createRemoteDeviceDirectory(config.deviceServiceUrl) : createLocalDeviceDirectory(db),
     verifyToken,
+    publishing: createPublishing(config, logger),
     close: async () => {
       if (!database) await db.destroy();
     },

@@ -7,17 +7,28 @@ import { resourceScheduleRouter } from './booking/resource-schedule-router.js';
 import { resourcesRouter } from './booking/resources-router.js';
 import { seriesRouter } from './booking/series-router.js';
 import { webhooksRouter } from './booking/webhooks-router.js';
+import { catalogRouter } from './catalog/catalog-router.js';
 import { healthRouter } from './health-router.js';
 import { httpErrorHandler, notFoundHandler } from './http-error-handler.js';
 import { openApiDocsRouter, openApiValidator, type OpenApiArea } from './openapi-documents.js';
+import { assetsRouter } from './publishing/assets-router.js';
+import { publishRouter } from './publishing/publish-router.js';
+import { signInRouter } from './publishing/sign-in-router.js';
 import { deviceSelfRouter } from './records/device-self-router.js';
 import { devicesRouter } from './records/devices-router.js';
 import { recordQueryParser } from './records/record-query-string.js';
 import { zonesRouter } from './records/zones-router.js';
 import type { Services } from './services.js';
+import { localAssetsDir } from '../infra/publishing/create-asset-storage.js';
+import { localAssetsPath } from '../infra/publishing/local-asset-storage.js';
 
 const bookingArea: OpenApiArea = { file: 'booking.yaml', prefix: '/booking/', docsPath: '/booking/docs' };
 const deviceArea: OpenApiArea = { file: 'devices.yaml', prefix: '/device/', docsPath: '/device/docs' };
+const catalogArea: OpenApiArea = { file: 'catalog.yaml', prefix: '/catalog/', docsPath: '/catalog/docs' };
+// The validator sees the sign-in routes only: it would buffer the upload stream (see publishing.yaml).
+const publishingArea: OpenApiArea = { file: 'publishing.yaml', prefix: '/auth/', docsPath: '/publish/docs' };
+
+const secretQueryValue = /([?&](?:code|state|token|apikey)=)[^&]*/gi;
 
 const requestId = (header: unknown) => (typeof header === 'string' && /^[\w.-]{1,64}$/.test(header) ? header : randomUUID());
 
@@ -29,6 +40,8 @@ export function createApp(services: Services): Express {
     pinoHttp({
       logger: services.logger,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
+      // OAuth codes and states travel in the query; the logged URL keeps their names only.
+      serializers: { req: (req: { url?: string }) => ({ ...req, url: req.url?.replace(secretQueryValue, '$1[Redacted]'), query: undefined }) },
       genReqId: (req, res) => {
         const id = requestId(req.headers['x-request-id']);
         res.setHeader('x-request-id', id);
@@ -54,6 +67,18 @@ export function createApp(services: Services): Express {
   app.use('/device/v1', authenticate(services.verifyToken));
   app.use('/device/v1/devices', devicesRouter(services));
   app.use('/device/v1/zones', zonesRouter(services));
+
+  app.use(openApiDocsRouter(catalogArea));
+  app.use(catalogArea.prefix, recordQueryParser);
+  app.use(openApiValidator(catalogArea));
+  app.use('/catalog/v1', authenticate(services.verifyToken));
+  app.use('/catalog/v1', catalogRouter(services));
+
+  app.use(openApiDocsRouter(publishingArea));
+  app.use(openApiValidator(publishingArea));
+  app.use(signInRouter(services));
+  app.use(publishRouter(services));
+  if (!services.config.storageBucket) app.use(localAssetsPath, assetsRouter(localAssetsDir(services.config)));
 
   app.use(notFoundHandler);
   app.use(httpErrorHandler);

@@ -29,6 +29,18 @@ export type Config = {
   reconcileIntervalSeconds: number;
   publisherTokenSecret?: string;
   storageBucket?: string;
+  oauth: OAuthConfig;
+};
+
+export type OAuthClient = { clientId: string; clientSecret: string };
+
+/** Publisher sign-in providers; a provider is on when its client id and secret are set. */
+export type OAuthConfig = {
+  /** OAUTH_REDIRECT_BASE_URL: the public origin providers send the browser back to; unset = the request's origin. */
+  redirectBaseUrl?: string;
+  google?: OAuthClient & { issuer: string };
+  github?: OAuthClient & { authorizeUrl: string; tokenUrl: string; apiUrl: string };
+  oidc?: OAuthClient & { issuer: string; scope: string };
 };
 
 export class ConfigError extends Error {}
@@ -48,6 +60,47 @@ function appEnvOf(env: Env): AppEnv {
   if (raw === undefined || raw === '') return env.PLATFORM_AUTH_ENDPOINT ? 'production' : 'development';
   if (raw !== 'production' && raw !== 'development') throw new ConfigError(`APP_ENV must be production or development, got "${raw}"`);
   return raw;
+}
+
+function url(env: Env, name: string, fallback?: string): string | undefined {
+  const raw = env[name] || fallback;
+  if (raw === undefined) return undefined;
+  if (!/^https?:\/\/[^\s]+$/.test(raw)) throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+function oauthClient(env: Env, prefix: string): OAuthClient | undefined {
+  const clientId = env[`${prefix}_CLIENT_ID`];
+  const clientSecret = env[`${prefix}_CLIENT_SECRET`];
+  if (!clientId && !clientSecret) return undefined;
+  if (!clientId || !clientSecret) throw new ConfigError(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must be set together`);
+  return { clientId, clientSecret };
+}
+
+function oauthConfigOf(env: Env): OAuthConfig {
+  const google = oauthClient(env, 'GOOGLE');
+  const github = oauthClient(env, 'GITHUB');
+  const oidc = oauthClient(env, 'OIDC');
+  const oidcIssuer = url(env, 'OIDC_ISSUER');
+  if (oidc && !oidcIssuer) throw new ConfigError('OIDC_CLIENT_ID is set but OIDC_ISSUER is not');
+  return {
+    redirectBaseUrl: url(env, 'OAUTH_REDIRECT_BASE_URL'),
+    google: google && { ...google, issuer: url(env, 'GOOGLE_ISSUER', 'https://accounts.google.com')! },
+    github: github && {
+      ...github,
+      authorizeUrl: url(env, 'GITHUB_AUTHORIZE_URL', 'https://github.com/login/oauth/authorize')!,
+      tokenUrl: url(env, 'GITHUB_TOKEN_URL', 'https://github.com/login/oauth/access_token')!,
+      apiUrl: url(env, 'GITHUB_API_URL', 'https://api.github.com')!,
+    },
+    oidc: oidc && { ...oidc, issuer: oidcIssuer!, scope: env.OIDC_SCOPE || 'openid email profile' },
+  };
+}
+
+/** An HS256 secret short enough to guess offline would let anyone mint publisher tokens. */
+function publisherTokenSecretOf(env: Env): string | undefined {
+  const secret = env.PUBLISHER_TOKEN_SECRET || undefined;
+  if (secret !== undefined && Buffer.byteLength(secret) < 32) throw new ConfigError('PUBLISHER_TOKEN_SECRET must be at least 32 bytes long');
+  return secret;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -98,7 +151,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     reminderMinutes: integer(env, 'REMINDER_MINUTES', 15),
     reconcileIntervalSeconds: integer(env, 'RECONCILE_INTERVAL_SECONDS', 300, 1),
-    publisherTokenSecret: env.PUBLISHER_TOKEN_SECRET || undefined,
+    publisherTokenSecret: publisherTokenSecretOf(env),
     storageBucket: env.STORAGE_BUCKET || undefined,
+    oauth: oauthConfigOf(env),
   };
 }
