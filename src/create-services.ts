@@ -3,7 +3,7 @@ import type { Services } from './api/services.js';
 import { ensureDevSigningKey } from './infra/auth/dev-signing-key.js';
 import { createTokenVerifier } from './infra/auth/token-verifier.js';
 import { ConfigError, type Config } from './infra/config.js';
-import { createDatabase, type Database } from './infra/db/database.js';
+import { createDatabase, waitUntilIdle, type Database } from './infra/db/database.js';
 import { migrateToLatest } from './infra/db/migrate.js';
 import { createLocalDeviceDirectory } from './infra/device-service/local-device-directory.js';
 import { createRemoteDeviceDirectory } from './infra/device-service/remote-device-directory.js';
@@ -47,7 +47,9 @@ export async function createServices(config: Config, logger: Logger, database?: 
     verifyToken,
     publishing: createPublishing(config, logger),
     close: async () => {
-      if (!database) await db.destroy();
+      if (database) return;
+      await waitUntilIdle(db);
+      await db.destroy();
     },
   };
 }

@@ -15,6 +15,8 @@ const INT8 = 20;
 // Positions and revisions stay far below 2^53; numbers are what the code compares.
 pg.types.setTypeParser(INT8, (value) => Number(value));
 
+const pools = new WeakMap<Database, pg.Pool>();
+
 export function createDatabase(config: DatabaseConfig): Database {
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({
@@ -28,7 +30,9 @@ export function createDatabase(config: DatabaseConfig): Database {
     });
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => undefined);
-    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    pools.set(db, pool);
+    return db;
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   return createEmbeddedDatabase(config.dataDir);
@@ -42,6 +46,24 @@ export function createEmbeddedDatabase(dataDir?: string): Database {
     parsers: { [INT8]: (value: string) => Number(value) },
   });
   return new Kysely<DB>({ dialect: new PGliteDialect(client) });
+}
+
+/**
+ * Waits until no connection has been in use for `quietMs` (at most `timeoutMs`): a request whose
+ * client went away keeps running after the HTTP server has closed, and must not find the
+ * database gone between two of its queries. Answers at once on the embedded engine.
+ */
+export async function waitUntilIdle(db: Database, { quietMs = 100, timeoutMs = 10_000 } = {}): Promise<void> {
+  const pool = pools.get(db);
+  if (!pool) return;
+  const deadline = Date.now() + timeoutMs;
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    const busy = pool.totalCount > pool.idleCount || pool.waitingCount > 0;
+    if (busy) quietSince = Date.now();
+    else if (Date.now() - quietSince >= quietMs) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 export async function pingDatabase(db: Executor): Promise<void> {
