@@ -10,8 +10,10 @@ export const checkInOpensMinutesBefore = 15;
  */
 export function utcTextOfEpochMs(ms: number): string {
   const iso = new Date(ms).toISOString();
+  // Whole seconds, by far the most common case, need no trimming of the fraction.
+  if (iso.endsWith('.000Z')) return `${iso.slice(0, -5)}Z`;
   const fraction = iso.slice(-4, -1).replace(/0+$/, '');
-  return `${iso.slice(0, -5)}${fraction ? `.${fraction}` : ''}Z`;
+  return `${iso.slice(0, -5)}.${fraction}Z`;
 }
 
 /** An instant as a booking stores it: UTC with Z, millisecond precision (what the database keeps). */
