@@ -53,7 +53,7 @@ export const httpErrorHandler: ErrorRequestHandler = (error: unknown, req, res, 
   const e = (error ?? {}) as HttpLikeError;
   const status = e.status ?? e.statusCode;
   if (e.type === 'entity.parse.failed') {
-    res.status(400).json(body(400, 'request body is not valid JSON'));
+    res.status(400).json(body(400, 'request body is not a valid JSON object'));
     return;
   }
   if (status && status >= 400 && status < 500) {
