@@ -35,6 +35,8 @@ const requestId = (header: unknown) => (typeof header === 'string' && /^[\w.-]{1
 export function createApp(services: Services): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Hashing every body for a weak ETag cost more than a schedule's JSON; no client here revalidates.
+  app.disable('etag');
   app.set('query parser', 'extended');
   app.use(
     pinoHttp({
