@@ -1,8 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
-import { parse } from 'yaml';
 import { applicationStatuses } from '../../../src/domain/catalog/application-status.js';
 import type { RecordKind } from '../../../src/domain/records/record-kind.js';
 import { applicationKind } from '../../../src/infra/records/catalog/application-kind.js';
@@ -10,11 +7,8 @@ import { marketplaceEntryKind } from '../../../src/infra/records/catalog/marketp
 import { projectKind } from '../../../src/infra/records/catalog/project-kind.js';
 import { publisherKind } from '../../../src/infra/records/catalog/publisher-kind.js';
 import { purchaseKind } from '../../../src/infra/records/catalog/purchase-kind.js';
+import { loadOpenApi, openApiText, openObjects, operations, type Json } from '../../support/openapi-document.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
-
-const specPath = fileURLToPath(new URL('../../../openapi/catalog.yaml', import.meta.url));
-
-type Json = Record<string, any>;
 
 const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const kinds: [string, string, RecordKind][] = [
@@ -25,25 +19,8 @@ const kinds: [string, string, RecordKind][] = [
   ['marketplace', 'MarketplaceEntry', marketplaceEntryKind],
 ];
 
-function operations(doc: Json): { label: string; op: Json }[] {
-  return Object.entries(doc.paths as Json).flatMap(([path, item]) =>
-    methods.filter((m) => item[m]).map((m) => ({ label: `${m.toUpperCase()} ${path}`, op: item[m] as Json })),
-  );
-}
-
-/** The schema at a local $ref, or the schema itself. */
-const resolved = (doc: Json, schema: Json): Json => (schema.$ref ? doc.components.schemas[(schema.$ref as string).split('/').at(-1)!] : schema);
-
-/** Object schemas inside a request body that accept properties they do not name. */
-function openObjects(doc: Json, schema: Json, where: string): string[] {
-  const s = resolved(doc, schema);
-  const own = s.type === 'object' && s.additionalProperties !== false ? [where] : [];
-  const inner = Object.entries((s.properties ?? {}) as Json).flatMap(([name, prop]) => openObjects(doc, prop, `${where}.${name}`));
-  return [...own, ...inner, ...(s.items ? openObjects(doc, s.items, `${where}[]`) : [])];
-}
-
 describe('openapi/catalog.yaml', () => {
-  const doc = parse(readFileSync(specPath, 'utf8')) as Json;
+  const doc = loadOpenApi('catalog.yaml');
 
   it('is a valid OpenAPI 3.0.3 document', async () => {
     expect(doc.openapi).to.equal('3.0.3');
@@ -107,7 +84,7 @@ describe('openapi/catalog.yaml', () => {
       const res = await server.request('GET', '/catalog/docs-yaml', { token: null });
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.match(/yaml/);
-      expect(res.body).to.equal(readFileSync(specPath, 'utf8'));
+      expect(res.body).to.equal(openApiText('catalog.yaml'));
       expect((await server.request('GET', '/catalog/docs/', { token: null })).status).to.equal(200);
     });
 

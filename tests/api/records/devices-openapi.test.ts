@@ -1,26 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
-import { parse } from 'yaml';
 import { deviceKind } from '../../../src/infra/records/device-kind.js';
 import { zoneKind } from '../../../src/infra/records/zone-kind.js';
+import { loadOpenApi, openApiText, openObjects, operations, type Json } from '../../support/openapi-document.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
-
-const specPath = fileURLToPath(new URL('../../../openapi/devices.yaml', import.meta.url));
-
-type Json = Record<string, any>;
 
 const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-function operations(doc: Json): { label: string; op: Json }[] {
-  return Object.entries(doc.paths as Json).flatMap(([path, item]) =>
-    methods.filter((m) => item[m]).map((m) => ({ label: `${m.toUpperCase()} ${path}`, op: item[m] as Json })),
-  );
-}
-
 describe('openapi/devices.yaml', () => {
-  const doc = parse(readFileSync(specPath, 'utf8')) as Json;
+  const doc = loadOpenApi('devices.yaml');
 
   it('is a valid OpenAPI 3.0.3 document', async () => {
     expect(doc.openapi).to.equal('3.0.3');
@@ -76,9 +64,9 @@ describe('openapi/devices.yaml', () => {
   it('documents the X-Workspace header, the API key and the special operations', () => {
     expect(doc.info.description).to.include('X-Workspace');
     expect(doc.components.securitySchemes.deviceApiKey).to.deep.include({ type: 'apiKey', in: 'header', name: 'X-Api-Key' });
-    expect(doc.paths['/device/v1/devices/self'].put.security).to.deep.equal([{ deviceApiKey: [] }]);
+    expect(doc.paths['/device/v1/devices/self']!.put.security).to.deep.equal([{ deviceApiKey: [] }]);
     for (const path of ['/device/v1/devices/export', '/device/v1/devices/{id}/workspace', '/device/v1/devices/{id}/apikey']) {
-      expect(doc.paths[path].post.description, path).to.be.a('string').with.length.greaterThan(100);
+      expect(doc.paths[path]!.post.description, path).to.be.a('string').with.length.greaterThan(100);
     }
   });
 
@@ -93,7 +81,7 @@ describe('openapi/devices.yaml', () => {
       const res = await server.request('GET', '/device/docs-yaml', { token: null });
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.match(/yaml/);
-      expect(res.body).to.equal(readFileSync(specPath, 'utf8'));
+      expect(res.body).to.equal(openApiText('devices.yaml'));
     });
 
     it('validating requests: unknown query parameters and body fields are 400', async () => {
