@@ -6,6 +6,8 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY scripts ./scripts
+COPY openapi ./openapi
+# Compiles to dist/ and puts the OpenAPI descriptions next to dist/src, where the server reads them.
 RUN npm run build
 
 # Run: production dependencies and the compiled output only.
@@ -15,8 +17,6 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
-# The compiled server looks for its OpenAPI descriptions next to dist/src.
-COPY openapi ./dist/openapi
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
