@@ -11,7 +11,6 @@ export type Principal = {
   email: string | null;
 };
 
-export const isSystemAdmin = (p: Principal) => p.level === 1;
 /** LV1–LV3: manage resources, see and cancel every booking of their workspace. */
 export const isAdmin = (p: Principal) => p.level <= 3;
 

@@ -13,13 +13,3 @@ export type DeviceRecordEvent =
   | { type: typeof deviceCreated | typeof deviceUpdated | typeof deviceDeleted; data: RecordEventData<DeviceRecord> & { workspace: string; id: string } }
   | { type: typeof zoneCreated | typeof zoneUpdated | typeof zoneDeleted; data: RecordEventData<ZoneRecord> & { workspace: string; id: string } };
 
-/** The platform event name each device-record event is published as. */
-export const publishedDeviceRecordEventName: Record<DeviceRecordEvent['type'], string> = {
-  DeviceCreated: 'device.create',
-  DeviceUpdated: 'device.update',
-  DeviceDeleted: 'device.delete',
-  ZoneCreated: 'zone.create',
-  ZoneUpdated: 'zone.update',
-  ZoneDeleted: 'zone.delete',
-};
-

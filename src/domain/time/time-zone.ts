@@ -17,14 +17,3 @@ export function canonicalTimeZone(name: string): string | null {
   if (known.size < 1000) known.set(name, id);
   return id;
 }
-
-/** An instant as ISO 8601: UTC with Z, or with the zone's offset when a zone is given. */
-export function formatInstant(instant: Temporal.Instant, timeZone?: string): string {
-  if (!timeZone) return instant.toString({ smallestUnit: 'second' });
-  return instant.toZonedDateTimeISO(timeZone).toString({ smallestUnit: 'second', timeZoneName: 'never' });
-}
-
-export const toInstant = (value: Date | string): Temporal.Instant =>
-  typeof value === 'string' ? Temporal.Instant.from(value) : Temporal.Instant.fromEpochMilliseconds(value.getTime());
-
-export const toDate = (instant: Temporal.Instant): Date => new Date(instant.epochMilliseconds);
