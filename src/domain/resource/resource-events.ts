@@ -1,20 +1,9 @@
-import type { Availability, BookingPolicy, ResourceType } from './resource.js';
+import type { Availability, BookingPolicy, Resource } from './resource.js';
 
+/** The registered resource's own fields; it starts active, and its timestamps are `at`. */
 export type ResourceRegistered = {
   type: 'ResourceRegistered';
-  data: {
-    id: string;
-    workspace: string;
-    resourceType: ResourceType;
-    resourceId: string;
-    resourceName: string | null;
-    capacity: number | null;
-    groupId: string | null;
-    bookingPolicy: BookingPolicy;
-    availability: Availability | null;
-    by: string;
-    at: string;
-  };
+  data: Omit<Resource, 'isActive' | 'removed' | 'createdAt' | 'updatedAt'> & { by: string; at: string };
 };
 
 export type ResourceChanges = Partial<{
