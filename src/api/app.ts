@@ -52,6 +52,8 @@ export function createApp(services: Services): Express {
     }),
   );
 
+  // One JSON parser for every area; multipart uploads are streamed by their own route.
+  app.use(express.json({ limit: '256kb' }));
   app.use(openApiDocsRouter(bookingArea));
   app.use('/booking/v1/health', healthRouter(services));
   app.use(openApiValidator(bookingArea));

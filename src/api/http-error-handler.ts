@@ -38,7 +38,12 @@ export const notFoundHandler: RequestHandler = (req, res) => {
   res.status(404).json(body(404, `no route for ${req.method} ${req.path}`));
 };
 
-export const httpErrorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+export const httpErrorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
+  // A response already under way cannot change its status: let express end the connection.
+  if (res.headersSent) {
+    next(error);
+    return;
+  }
   if (error instanceof DomainError) {
     const status = statusOf[error.code];
     const extra: Record<string, unknown> = { ...error.details };
@@ -51,13 +56,13 @@ export const httpErrorHandler: ErrorRequestHandler = (error: unknown, req, res, 
     return;
   }
   const e = (error ?? {}) as HttpLikeError;
-  const status = e.status ?? e.statusCode;
+  const status = Number.isInteger(e.status) ? e.status : Number.isInteger(e.statusCode) ? e.statusCode : undefined;
   if (e.type === 'entity.parse.failed') {
     res.status(400).json(body(400, 'request body is not a valid JSON object'));
     return;
   }
   if (status && status >= 400 && status < 500) {
-    const errors = e.errors?.map((x) => ({ path: x.path ?? '', message: x.message ?? '' }));
+    const errors = Array.isArray(e.errors) ? e.errors.map((x) => ({ path: String(x?.path ?? ''), message: String(x?.message ?? '') })) : undefined;
     res.status(status).json(body(status, e.message ?? 'bad request', errors ? { errors } : {}));
     return;
   }

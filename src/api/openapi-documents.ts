@@ -34,5 +34,5 @@ export function openApiValidator(area: OpenApiArea): RequestHandler[] {
     validateFormats: true,
   });
   const wrapped = validators.map<RequestHandler>((mw) => (req, res, next) => (req.path.startsWith(area.prefix) ? mw(req, res, next) : next()));
-  return [express.json({ limit: '256kb' }), ...wrapped];
+  return wrapped;
 }

@@ -142,7 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
       rolesClaim: env.AUTH_ROLES_CLAIM || 'roles',
       groupsClaim: env.AUTH_GROUPS_CLAIM || 'groups',
     },
-    deviceServiceUrl: env.PLATFORM_DEVICE_SERVICE_URL?.replace(/\/+$/, '') || undefined,
+    deviceServiceUrl: url(env, 'PLATFORM_DEVICE_SERVICE_URL')?.replace(/\/+$/, ''),
     deviceServiceToken: env.DEVICE_SERVICE_TOKEN || undefined,
     webhook: { endpoint: env.WEBHOOK_ENDPOINT || undefined, secret: env.WEBHOOK_SECRET || undefined },
     kafka: {

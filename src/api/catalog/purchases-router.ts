@@ -7,11 +7,11 @@ import type { Services } from '../services.js';
 
 type PurchaseBody = Record<string, unknown>;
 
-/** A new purchase is the caller's, in the workspace it acts in, unless the body says otherwise. */
+/** A new purchase is always the caller's; it lies in the workspace the caller acts in unless the body names one. */
 function withDefaults(req: Request, res: Response, body: PurchaseBody): PurchaseBody {
   const actor = principalOf(res);
   const workspace = requestedWorkspaceOf(req) ?? actor.workspace;
-  return { ...(workspace === null ? {} : { workspace }), purchasedBy: actor.sub, ...body };
+  return { ...(workspace === null ? {} : { workspace }), ...body, purchasedBy: actor.sub };
 }
 
 /** /catalog/v1/purchases: the generic record operations, with the defaults of a new purchase. */

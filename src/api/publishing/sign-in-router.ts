@@ -20,7 +20,11 @@ function cookieOf(req: Request): string | null {
   return null;
 }
 
-const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+/** Constant-time equality; the byte lengths are compared first, as timingSafeEqual requires. */
+function sameText(a: string, b: string): boolean {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+}
 
 /** GET /auth/{provider}/login and /callback: publisher sign-in (contract §11). */
 export function signInRouter(services: Services): Router {

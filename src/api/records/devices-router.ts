@@ -6,11 +6,12 @@ import { exportQueryOf } from '../../domain/records/export-query.js';
 import { parseListQuery } from '../../domain/records/parse-record-query.js';
 import { scopeOf } from '../../domain/records/record-access.js';
 import { fieldSpec } from '../../domain/records/resolve-field.js';
+import { deviceKind } from '../../infra/records/device-kind.js';
 import { selectRecordPage } from '../../infra/records/select-records.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../services.js';
 import { recordRouter } from './record-router.js';
-import { requestedWorkspaceOf } from './record-request.js';
+import { recordIdOf, requestedWorkspaceOf } from './record-request.js';
 
 type ExportBody = { excludeFields: string[]; req?: unknown };
 type MoveBody = { workspace: { id: string } };
@@ -32,12 +33,12 @@ export function devicesRouter(services: Services): Router {
   router.post('/:id/workspace', async (req, res) => {
     const actor = principalOf(res);
     const { workspace } = req.body as MoveBody;
-    res.json(await moveDevice(services, actor, scopeOf(actor, requestedWorkspaceOf(req)), req.params.id, workspace.id.toLowerCase()));
+    res.json(await moveDevice(services, actor, scopeOf(actor, requestedWorkspaceOf(req)), String(recordIdOf(deviceKind, req)), workspace.id.toLowerCase()));
   });
 
   router.post('/:id/apikey', async (req, res) => {
     const actor = principalOf(res);
-    res.status(201).json(await issueDeviceApiKey(services, actor, scopeOf(actor, requestedWorkspaceOf(req)), req.params.id));
+    res.status(201).json(await issueDeviceApiKey(services, actor, scopeOf(actor, requestedWorkspaceOf(req)), String(recordIdOf(deviceKind, req))));
   });
 
   router.use(recordRouter(services, devices));

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { invalidRequest } from '../../domain/domain-error.js';
-import { maxInteger } from '../../domain/records/coerce-field-value.js';
+import { isStorableText, maxInteger } from '../../domain/records/coerce-field-value.js';
 import type { RecordKind } from '../../domain/records/record-kind.js';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,6 +16,7 @@ export function requestedWorkspaceOf(req: Request): string | undefined {
 /** The path id, typed as the kind's ids are. */
 export function recordIdOf(kind: RecordKind, req: Request): string | number {
   const id = String(req.params.id ?? '');
+  if (!isStorableText(id)) throw invalidRequest('Invalid param id. It may not contain a NUL character', 'id');
   if (kind.id.type === 'string') return id;
   if (!/^\d{1,10}$/.test(id)) throw invalidRequest('Invalid param id. Number expected', 'id');
   if (Number(id) > maxInteger) throw invalidRequest(`Invalid param id. At most ${maxInteger} expected`, 'id');

@@ -1,4 +1,5 @@
 import { invalidRequest } from '../domain-error.js';
+import { isStorableText } from '../records/coerce-field-value.js';
 
 /** The text fields of an upload (spec 4.1); optional ones are null when left out. */
 export type PublishForm = {
@@ -35,6 +36,7 @@ export function publishFormOf(fields: ReadonlyMap<string, string>): PublishForm 
       continue;
     }
     if (value.length > rule.maxLength) throw invalidRequest(`${name} must be at most ${rule.maxLength} characters`, `/body/${name}`);
+    if (!isStorableText(value)) throw invalidRequest(`${name} may not contain a NUL character`, `/body/${name}`);
     form[name] = value;
   }
   return form as PublishForm;

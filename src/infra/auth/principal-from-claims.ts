@@ -3,6 +3,7 @@ import type { Level, Principal } from '../../domain/access/principal.js';
 export class AuthenticationError extends Error {}
 
 const levelPattern = /^LV([1-5])$/;
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The most privileged LVn among a string or array claim, or null when there is none. */
 function levelOf(claim: unknown): Level | null {
@@ -21,6 +22,7 @@ export function principalFromClaims(claims: Record<string, unknown>, rolesClaim:
   if (level === null) throw new AuthenticationError(`token carries no permission level in "${rolesClaim}"`);
   const workspace = typeof claims.workspace === 'string' && claims.workspace !== '' ? claims.workspace : null;
   if (workspace === null && level !== 1) throw new AuthenticationError('token has no workspace');
+  if (workspace !== null && !uuidPattern.test(workspace)) throw new AuthenticationError('token workspace is not a uuid');
   const groups = claims[groupsClaim];
   return {
     sub,

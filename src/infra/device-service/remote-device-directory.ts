@@ -17,7 +17,8 @@ export function createRemoteDeviceDirectory(baseUrl: string, options: { timeoutM
   const doFetch = options.fetch ?? fetch;
   return {
     async lookup(kind, workspace, id, authorization) {
-      const key = `${workspace}\u0000${kind}\u0000${id}`;
+      // The caller's credentials are part of the key: what one caller may see is not served to another.
+      const key = `${authorization ?? ''}\u0000${workspace}\u0000${kind}\u0000${id}`;
       const cached = cache.get(key);
       if (cached) return cached;
       let response: Response;
