@@ -18,7 +18,7 @@ import { deviceSelfRouter } from './records/device-self-router.js';
 import { devicesRouter } from './records/devices-router.js';
 import { recordQueryParser } from './records/record-query-string.js';
 import { zonesRouter } from './records/zones-router.js';
-import type { Services } from './services.js';
+import type { Services } from '../services.js';
 import { localAssetsDir } from '../infra/publishing/create-asset-storage.js';
 import { localAssetsPath } from '../infra/publishing/local-asset-storage.js';
 

@@ -1,4 +1,4 @@
-import type { Services } from '../api/services.js';
+import type { Services } from '../services.js';
 import { createAdvisoryLock } from './advisory-lock.js';
 import { createInProcessLock } from './in-process-lock.js';
 

@@ -1,4 +1,4 @@
-import type { Services } from '../api/services.js';
+import type { Services } from '../services.js';
 import { ConfigError } from '../infra/config.js';
 import { createKafkaProducer } from '../infra/kafka/create-kafka-producer.js';
 import { deviceDeletions } from './devices/device-deletions.js';

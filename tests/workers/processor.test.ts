@@ -45,7 +45,7 @@ describe('processors following the global log', () => {
 
   beforeEach(async () => {
     database = await createTestDatabase();
-    eventStore = createPostgresEventStore(database.db);
+    eventStore = createPostgresEventStore(database.db, { projections: [] });
   });
   afterEach(() => database.destroy());
 
@@ -161,7 +161,7 @@ describe('processors following the global log', () => {
     it('never skips an event that a slower transaction commits after a later one', async () => {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
-      const slow = eventStore.appendToStream('slow', [{ type: 'Noted', data: { n: 1 } }], 'any', { inlineProjection: () => gate });
+      const slow = eventStore.appendToStream('slow', [{ type: 'Noted', data: { n: 1 } }], 'any', { inTransaction: () => gate });
       await sleep(50);
       await eventStore.appendToStream('fast', [{ type: 'Noted', data: { n: 1 } }], 'any');
       const { seen, processor } = recorder('late-commit');

@@ -8,7 +8,7 @@ import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import { findBooking, listBookings, type BookingFilter } from '../../projections/bookings/booking-queries.js';
 import { pageOf } from '../../projections/page.js';
 import { principalOf } from '../authenticate.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../services.js';
 import { bookingJson } from './booking-json.js';
 
 type ListQuery = {

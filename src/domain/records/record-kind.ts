@@ -49,8 +49,15 @@ export type RecordKind = {
   relations: Record<string, RelationSpec>;
   /** Event types appended on create, change and delete. */
   events: { created: string; updated: string; deleted: string };
-  /** Set to now() whenever a row changes; a column that is not one of the fields. */
-  updatedAtColumn?: string;
+  /** Further event types that change the record, data as a record event's (a reviewer's status move). */
+  alsoUpdatedBy?: string[];
+  /** Columns that are not fields, set to the time of the write: both on create, `updated` on every change. */
+  rowTimestamps?: { created: string; updated: string };
+  /**
+   * Columns written beside the events, never in them (secrets, bytes): the record events cannot
+   * rebuild them, so a rebuild of the read models carries them over.
+   */
+  keptColumns?: string[];
   /** Timestamp fields the server sets to the time of the write: both on create, `updated` on every change. */
   timestamps?: { created: string; updated: string };
   /**

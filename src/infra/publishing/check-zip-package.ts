@@ -1,5 +1,5 @@
 import yauzl, { type Entry } from 'yauzl';
-import { unsupportedMediaType } from '../../domain/publishing/upload-refused-error.js';
+import { unsupportedMediaType } from '../../domain/domain-error.js';
 import { zipEntryCountRefusal, zipEntryRefusal, zipFileRefusal, type ZipTotals } from '../../domain/publishing/zip-refusals.js';
 
 /** Reads the central directory entry by entry, without inflating anything, and stops at the first refusal. */

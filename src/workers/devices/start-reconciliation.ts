@@ -1,4 +1,4 @@
-import type { Services } from '../../api/services.js';
+import type { Services } from '../../services.js';
 import { createRemoteDeviceDirectory } from '../../infra/device-service/remote-device-directory.js';
 import { createExclusiveLock } from '../exclusive-lock.js';
 import { startSupervisedLoop, type RunningLoop } from '../supervised-loop.js';

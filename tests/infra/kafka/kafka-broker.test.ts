@@ -23,7 +23,7 @@ const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()
   before(async function () {
     this.timeout(60_000);
     database = await createTestDatabase();
-    eventStore = createPostgresEventStore(database.db);
+    eventStore = createPostgresEventStore(database.db, { projections: [] });
     const admin = kafka.admin();
     await admin.connect();
     await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
