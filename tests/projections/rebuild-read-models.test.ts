@@ -57,8 +57,8 @@ describe('rebuilding the read models from the log', function () {
     const live = await snapshot();
     expect(live.resources).to.have.length(3);
     expect(live.timers).to.not.be.empty;
-    expect(live.bookings.length).to.be.greaterThan(10);
-    expect(live.timers.length).to.be.greaterThan(5);
+    expect(live.bookings!.length).to.be.greaterThan(10);
+    expect(live.timers!.length).to.be.greaterThan(5);
     expect(room).to.be.a('string');
 
     const { events } = await rebuildReadModels(server.database.db);

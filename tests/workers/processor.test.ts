@@ -4,7 +4,7 @@ import type { Config } from '../../src/infra/config.js';
 import type { EventStore, RecordedEvent } from '../../src/infra/event-store/event-store.js';
 import { createPostgresEventStore } from '../../src/infra/event-store/postgres-event-store.js';
 import { createLogger } from '../../src/infra/logger.js';
-import { createExclusiveLock } from '../../src/workers/exclusive-lock.js';
+import { createExclusiveLock } from '../../src/workers/create-exclusive-lock.js';
 import { processBatch } from '../../src/workers/process-batch.js';
 import type { Processor } from '../../src/workers/processor.js';
 import { readCheckpoint } from '../../src/workers/processor-checkpoint.js';

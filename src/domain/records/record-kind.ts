@@ -1,10 +1,5 @@
+import type { FieldType } from './field-type.js';
 import type { Condition } from './record-query.js';
-
-/**
- * How a field is typed in JSON and compared in queries. object and string[] are stored as jsonb;
- * integer is a PostgreSQL integer (32 bits).
- */
-export type FieldType = 'string' | 'uuid' | 'number' | 'integer' | 'boolean' | 'timestamp' | 'object' | 'string[]';
 
 /** One allow-listed field: its JSON name is the key in RecordKind.fields. */
 export type FieldSpec = {
