@@ -1,6 +1,6 @@
 import type { Booking } from '../../domain/booking/booking.js';
 import type { BookingEvent } from '../../domain/booking/booking-events.js';
-import type { BookingMoveState } from '../../domain/booking/decide-booking-moves.js';
+import type { BookingMoveState } from '../../domain/booking/booking-move-state.js';
 import { resourceStreamId } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
 import type { NewEvent } from '../../infra/event-store/event-store.js';
