@@ -31,7 +31,7 @@ async function archiveRefusal(bytes: Buffer): Promise<string | null> {
       entries.push(entry);
     }
     for (const entry of entries) {
-      const refusal = await inflatedEntryRefusal(zipfile, entry);
+      const refusal = await inflatedEntryRefusal(zipfile, bytes, entry);
       if (refusal) return refusal;
     }
     return null;

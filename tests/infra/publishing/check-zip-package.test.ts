@@ -71,8 +71,13 @@ describe('checking an uploaded ZIP', () => {
 describe('inflating an uploaded ZIP while checking it', () => {
   const MiB = 1024 * 1024;
 
+  it('accepts an archive of many small deflated files', async () => {
+    await checkZipPackage('many.zip', buildZip(Array.from({ length: 2000 }, (_, i) => ({ name: `src/f${i}.js`, data: Buffer.from(`export const n = ${i};\n`.repeat(20)), deflate: true }))));
+  });
+
   it('accepts entries that inflate to exactly what they declare, up to 200 MiB in all', async () => {
-    const entries = Array.from({ length: 200 }, (_, i) => ({ name: `zeros-${i}.bin`, deflated: deflatedZeros(1), declaredSize: MiB, crc: crc32(Buffer.alloc(MiB)) }));
+    const [deflated, crc] = [deflatedZeros(1), crc32(Buffer.alloc(MiB))];
+    const entries = Array.from({ length: 200 }, (_, i) => ({ name: `zeros-${i}.bin`, deflated, declaredSize: MiB, crc }));
     await checkZipPackage('full.zip', buildZip(entries));
   });
 
@@ -82,6 +87,9 @@ describe('inflating an uploaded ZIP while checking it', () => {
     const liar = lyingZip(9000);
     expect(liar.length).to.be.below(publishLimits.packageBytes);
     expect(await refusalOf('liar.zip', liar)).to.equal(`the archive's entry "app.bin" inflates past its declared size of 1024 bytes`);
+    // Declaring more than one inflation chunk, it is inflated as a stream rather than at once.
+    const streamed = buildZip([{ name: 'app.bin', deflated: deflatedZeros(9000), declaredSize: MiB }]);
+    expect(await refusalOf('liar.zip', streamed)).to.equal(`the archive's entry "app.bin" inflates past its declared size of 1048576 bytes`);
   });
 
   it('refuses the lying entry among honest ones, and a stored entry longer than it declares', async () => {
@@ -95,6 +103,8 @@ describe('inflating an uploaded ZIP while checking it', () => {
   it('refuses an entry that inflates to fewer bytes than it declares', async () => {
     const short = buildZip([{ name: 'short.bin', deflated: deflatedZeros(1), declaredSize: 2 * MiB }]);
     expect(await refusalOf('short.zip', short)).to.equal(`the archive's entry "short.bin" inflates to 1048576 bytes, not its declared 2097152`);
+    const small = buildZip([{ name: 'small.txt', data: Buffer.from('short'), deflate: true, declaredSize: 6 }]);
+    expect(await refusalOf('short.zip', small)).to.equal(`the archive's entry "small.txt" inflates to 5 bytes, not its declared 6`);
   });
 
   it('refuses a CRC-32 that does not match, in a deflated or a stored entry', async () => {
@@ -106,8 +116,10 @@ describe('inflating an uploaded ZIP while checking it', () => {
   });
 
   it('refuses a deflate stream that is corrupt', async () => {
-    const zip = buildZip([{ name: 'broken.bin', deflated: Buffer.from([0xff, 0xff, 0xff, 0xff]), declaredSize: 10 }]);
-    expect(await refusalOf('broken.zip', zip)).to.match(/^the archive's entry "broken.bin" cannot be inflated: /);
+    for (const declaredSize of [10, 2 * MiB]) {
+      const zip = buildZip([{ name: 'broken.bin', deflated: Buffer.from([0xff, 0xff, 0xff, 0xff]), declaredSize }]);
+      expect(await refusalOf('broken.zip', zip), `declaring ${declaredSize}`).to.match(/^the archive's entry "broken.bin" cannot be inflated: /);
+    }
   });
 
   it('refuses entries it cannot inflate to check: encrypted, or compressed with another method', async () => {
