@@ -10,5 +10,5 @@ import { applicationKind } from './application-kind.js';
 export const marketplaceKind: RecordKind = {
   ...applicationKind,
   label: 'Released application',
-  visibleWhen: releasedCondition(null),
+  visibleWhen: releasedCondition,
 };
