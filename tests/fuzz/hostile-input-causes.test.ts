@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import sinon from 'sinon';
+import { numericQueryParameters } from '../../src/api/refuse-hostile-input.js';
 import { DomainError } from '../../src/domain/domain-error.js';
 import { validateRecordInput } from '../../src/domain/records/validate-record-input.js';
 import { deviceKind } from '../../src/infra/records/device-kind.js';
 import { deviceBody } from '../api/records/record-api.js';
+import { loadOpenApi, operations, resolve, type Json } from '../support/openapi-document.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const nested = (levels: number, inner = '1') => `${'{"a":'.repeat(levels)}${inner}${'}'.repeat(levels)}`;
@@ -95,5 +97,22 @@ describe('record input on its own', () => {
     expect(() => validateRecordInput(deviceKind, body({ a: ['\udfff'] }), 'create')).to.throw(/cannot hold an unpaired surrogate/);
     expect(() => validateRecordInput(deviceKind, body({ '\ud800': 1 }), 'create')).to.throw(/cannot hold an unpaired surrogate/);
     expect(validateRecordInput(deviceKind, body({ emoji: '\ud83d\ude00' }), 'create').extra).to.deep.equal({ emoji: '😀' });
+  });
+});
+
+describe('the guard’s numeric parameters', () => {
+  it('are every integer or number query parameter of the four OpenAPI documents', () => {
+    const declared = new Set<string>();
+    for (const file of ['booking.yaml', 'devices.yaml', 'catalog.yaml', 'publishing.yaml']) {
+      const doc = loadOpenApi(file);
+      for (const { path, op } of operations(doc)) {
+        for (const raw of [...((doc.paths[path]!.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])]) {
+          const parameter = resolve(doc, raw) as Json;
+          const type = (resolve(doc, parameter.schema) as Json | undefined)?.type;
+          if (parameter.in === 'query' && (type === 'integer' || type === 'number')) declared.add(parameter.name as string);
+        }
+      }
+    }
+    expect([...numericQueryParameters].sort()).to.deep.equal([...declared].sort());
   });
 });
