@@ -11,12 +11,7 @@ export const maxJsonDepth = 64;
  */
 export const numericQueryParameters: ReadonlySet<string> = new Set(['page', 'limit', 'per_page', 'offset', 'cache', 'slotMinutes']);
 
-const open = 0x5b; // [
-const close = 0x5d; // ]
-const openBrace = 0x7b;
-const closeBrace = 0x7d;
-const quote = 0x22;
-const backslash = 0x5c;
+const [openBracket, closeBracket, openBrace, closeBrace, quote, backslash] = ['[', ']', '{', '}', '"', '\\'].map((c) => c.charCodeAt(0));
 
 /** A 400 in the contract's shape, naming where the bad input was. */
 const refused = (path: string, message: string) => new DomainError('invalid_request', `${path}: ${message}`, { errors: [{ path, message }] });
@@ -35,9 +30,9 @@ export function refuseDeepJson(_req: IncomingMessage, _res: unknown, raw: Buffer
       else if (byte === quote) inString = false;
     } else if (byte === quote) {
       inString = true;
-    } else if (byte === open || byte === openBrace) {
+    } else if (byte === openBracket || byte === openBrace) {
       if (++depth > maxJsonDepth) throw Object.assign(refused('/body', `JSON nested deeper than ${maxJsonDepth} levels`), { status: 400 });
-    } else if (byte === close || byte === closeBrace) {
+    } else if (byte === closeBracket || byte === closeBrace) {
       depth--;
     }
   }
@@ -55,7 +50,7 @@ function badText(text: string): string | undefined {
 /** Why a JSON number cannot be taken as it is, or undefined. */
 function badNumber(n: number): string | undefined {
   if (!Number.isFinite(n)) return 'a number must be finite';
-  if (Math.abs(n) > Number.MAX_SAFE_INTEGER + 1) return 'a number must not exceed 2^53 in magnitude';
+  if (Math.abs(n) > 2 ** 53) return 'a number must not exceed 2^53 in magnitude';
   return undefined;
 }
 
