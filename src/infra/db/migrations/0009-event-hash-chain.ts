@@ -71,8 +71,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create trigger events_append_only before update or delete or truncate on events
     for each statement execute function refuse_event_change()`.execute(db);
 
-  // A booking's history reads its events out of the resource stream by booking id.
-  await sql`create index events_by_booking on events (stream_id, ((data -> 'booking' ->> 'id')), stream_revision)
+  // A booking's history is read from the log by booking id alone (archived bookings included).
+  await sql`create index events_by_booking on events (((data -> 'booking' ->> 'id')), global_position)
     where data ? 'booking'`.execute(db);
 }
 
