@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { authenticate } from './authenticate.js';
 import { bookingsRouter } from './booking/bookings-router.js';
+import { eventsFeedRouter } from './booking/events-feed-router.js';
 import { historyRouter } from './booking/history-router.js';
 import { resourceScheduleRouter } from './booking/resource-schedule-router.js';
 import { resourcesRouter } from './booking/resources-router.js';
@@ -60,6 +61,7 @@ export function createApp(services: Services): Express {
   app.use(openApiValidator(bookingArea));
   app.use('/booking/v1', authenticate(services.verifyToken));
   app.use('/booking/v1', historyRouter(services));
+  app.use('/booking/v1/events', eventsFeedRouter(services));
   app.use('/booking/v1/resources', resourcesRouter(services));
   app.use('/booking/v1/resources', resourceScheduleRouter(services));
   app.use('/booking/v1/bookings', seriesRouter(services));
