@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { authenticate } from './authenticate.js';
+import { asOfRouter } from './booking/as-of-router.js';
 import { bookingsRouter } from './booking/bookings-router.js';
 import { eventsFeedRouter } from './booking/events-feed-router.js';
 import { historyRouter } from './booking/history-router.js';
@@ -61,6 +62,7 @@ export function createApp(services: Services): Express {
   app.use(openApiValidator(bookingArea));
   app.use('/booking/v1', authenticate(services.verifyToken));
   app.use('/booking/v1', historyRouter(services));
+  app.use('/booking/v1', asOfRouter(services));
   app.use('/booking/v1/events', eventsFeedRouter(services));
   app.use('/booking/v1/resources', resourcesRouter(services));
   app.use('/booking/v1/resources', resourceScheduleRouter(services));
