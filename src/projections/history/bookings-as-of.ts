@@ -57,7 +57,7 @@ export async function bookingsAsOf(db: Executor, resourceId: string, asOf: Tempo
   if (snapshotToWrite) {
     await sql`
       insert into history_snapshots (stream_id, revision, known_at, state)
-      values (${streamId}, ${boundary}, 'epoch'::timestamptz + ${snapshotToWrite.knownUs} * interval '1 microsecond', ${snapshotToWrite.state}::jsonb)
+      values (${streamId}, ${boundary}, 'epoch'::timestamptz + ${snapshotToWrite.knownUs} * interval '1 microsecond', ${snapshotToWrite.state}::json)
       on conflict do nothing`.execute(db);
   }
   return Object.values(state);
