@@ -15,7 +15,7 @@ import { anonymousBookingJson, bookingJson, timeJson } from './booking-json.js';
 const maxRangeDays = 366;
 
 /** The zone of an answer's times: a canonical IANA name, or undefined for UTC with Z. */
-function answerZone(tz: unknown): string | undefined {
+export function answerZone(tz: unknown): string | undefined {
   if (tz === undefined) return undefined;
   const zone = canonicalTimeZone(String(tz));
   if (!zone) throw invalidRequest(`unknown time zone "${String(tz)}"`, '/query/tz');
