@@ -7,7 +7,8 @@ import type { Services } from './services.js';
  * template the OpenAPI validator matched, else `unmatched`.
  */
 function routeOf(req: Request): string {
-  if (req.route?.path !== undefined) return `${req.baseUrl}${String(req.route.path)}`;
+  // A router's own root ('/') adds nothing to the path it is mounted on.
+  if (req.route?.path !== undefined) return `${req.baseUrl}${String(req.route.path)}`.replace(/(.)\/$/, '$1');
   const openapi = (req as Request & { openapi?: { expressRoute?: string } }).openapi;
   return openapi?.expressRoute ?? 'unmatched';
 }
