@@ -16,7 +16,7 @@ export type WorkerStatusBoard = {
 };
 
 /** A processor behind the log whose position has not moved for this long is down. */
-export const stalledAfterMs = 60_000;
+const stalledAfterMs = 60_000;
 
 /**
  * Reads each tracked processor's checkpoint and lag. A processor is down when it is behind and
