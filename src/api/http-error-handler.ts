@@ -23,7 +23,6 @@ type HttpLikeError = {
   status?: number;
   statusCode?: number;
   type?: string;
-  code?: string;
   message?: string;
   errors?: { path?: string; message?: string }[];
 };
