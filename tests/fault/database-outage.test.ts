@@ -114,7 +114,7 @@ describe('database outages under load (PostgreSQL only: processes share the serv
           method,
           headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(15_000),
+          signal: AbortSignal.timeout(30_000),
         });
         const text = await res.text();
         return { status: res.status, body: text ? JSON.parse(text) : null };
@@ -181,7 +181,7 @@ describe('database outages under load (PostgreSQL only: processes share the serv
     await relayCut();
     await sleep(2_000);
     // A pending booking due (to expire, and to be reminded of) while the database is away.
-    const timerStart = new Date(Date.now() + 1_500);
+    const timerStart = new Date(Date.now() + 2_500);
     const pending = await call('POST', '/booking/v1/bookings', {
       resourceType: 'zone',
       resourceId: timerZone,
@@ -191,6 +191,7 @@ describe('database outages under load (PostgreSQL only: processes share the serv
     });
     expect(pending.status, JSON.stringify(pending.body)).to.equal(201);
     expect(pending.body.status).to.equal('pending');
+    expect(Date.now(), 'the pending booking must be created before its start, for its timer to fall into the outage').to.be.below(timerStart.getTime());
     await relayCut();
     const secondOutageEnd = Date.now();
     await sleep(2_000);
