@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import type { Services } from './api/services.js';
+import type { Services } from './services.js';
 import { ensureDevSigningKey } from './infra/auth/dev-signing-key.js';
 import { createTokenVerifier } from './infra/auth/token-verifier.js';
 import { ConfigError, type Config } from './infra/config.js';
@@ -12,6 +12,7 @@ import { createPostgresEventStore } from './infra/event-store/postgres-event-sto
 import type { Logger } from './infra/logger.js';
 import { countAppendedEvents } from './infra/metrics/count-appended-events.js';
 import { createMonitoring } from './infra/metrics/monitoring.js';
+import { projectors } from './projections/projectors.js';
 import { createPublishing } from './infra/publishing/create-publishing.js';
 
 export type RunningServices = Services & { close(): Promise<void> };
@@ -55,7 +56,7 @@ export async function createServices(config: Config, logger: Logger, database?: 
     config,
     db,
     logger,
-    eventStore: countAppendedEvents(createPostgresEventStore(db), monitoring.eventsAppended),
+    eventStore: countAppendedEvents(createPostgresEventStore(db, { projections: projectors }), monitoring.eventsAppended),
     now: () => Temporal.Now.instant(),
     monitoring,
     devices: config.deviceServiceUrl ? createRemoteDeviceDirectory(config.deviceServiceUrl) : createLocalDeviceDirectory(db),

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { pingDatabase } from '../infra/db/database.js';
 import type { WorkersStatus } from '../infra/metrics/worker-status.js';
-import type { Services } from './services.js';
+import type { Services } from '../services.js';
 
 const timeoutMs = 2_000;
 

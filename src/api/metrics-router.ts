@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import type { Services } from './services.js';
+import type { Services } from '../services.js';
 
 /**
  * The route template a request matched (`/booking/v1/bookings/:id`), never its raw path: raw

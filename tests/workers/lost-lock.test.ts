@@ -47,7 +47,7 @@ describe('a worker that loses the session holding its lock (PostgreSQL only)', (
   beforeEach(async function () {
     if (!process.env.DB_HOST) this.skip();
     database = await createTestDatabase();
-    eventStore = createPostgresEventStore(database.db);
+    eventStore = createPostgresEventStore(database.db, { projections: [] });
     relay = await startTcpRelay({ host: database.config!.host, port: database.config!.port });
   });
   afterEach(async () => {

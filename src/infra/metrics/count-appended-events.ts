@@ -2,7 +2,7 @@ import type { Counter } from 'prom-client';
 import type { EventStore } from '../event-store/event-store.js';
 
 /** The event store, counting every event it appended by type. */
-export function countAppendedEvents(eventStore: EventStore, counter: Counter<'type'>): EventStore {
+export function countAppendedEvents<Trx>(eventStore: EventStore<Trx>, counter: Counter<'type'>): EventStore<Trx> {
   return {
     ...eventStore,
     async appendToStream(...args) {
