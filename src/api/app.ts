@@ -12,6 +12,7 @@ import { seriesRouter } from './booking/series-router.js';
 import { webhooksRouter } from './booking/webhooks-router.js';
 import { catalogRouter } from './catalog/catalog-router.js';
 import { healthRouter } from './health-router.js';
+import { metricsRouter } from './metrics-router.js';
 import { httpErrorHandler, notFoundHandler } from './http-error-handler.js';
 import { openApiDocsRouter, openApiValidator, type OpenApiArea } from './openapi-documents.js';
 import { assetsRouter } from './publishing/assets-router.js';
@@ -42,6 +43,7 @@ export function createApp(services: Services): Express {
   // Hashing every body for a weak ETag cost more than a schedule's JSON; no client here revalidates.
   app.disable('etag');
   app.set('query parser', 'extended');
+  app.use(metricsRouter(services));
   app.use(
     pinoHttp({
       logger: services.logger,

@@ -32,7 +32,10 @@ export function startWorkers(services: Services, overrides: Partial<WorkerOption
   if (endpoint && !secret) throw new ConfigError('WEBHOOK_ENDPOINT is set but WEBHOOK_SECRET is not: webhooks are always signed');
 
   const processorOptions = { batchSize: options.batchSize, pollIntervalMs: options.pollIntervalMs, standbyRetryMs: options.standbyRetryMs, backoff: options.backoff };
-  const follow = (processor: Processor) => startProcessor({ ...services, lock: createExclusiveLock(services, processor.name) }, processor, processorOptions);
+  const follow = (processor: Processor) => {
+    services.monitoring.workers.track(processor.name);
+    return startProcessor({ ...services, lock: createExclusiveLock(services, processor.name) }, processor, processorOptions);
+  };
 
   const loops: RunningLoop[] = [startTimerLoop(services, options), follow(deviceDeletions(services)), startReconciliation(services, options)];
   if (endpoint && secret) loops.push(follow(webhookRelay), startWebhookSender(services, { endpoint, secret }, options));

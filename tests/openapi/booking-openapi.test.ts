@@ -73,9 +73,11 @@ const EXPECTED: Record<string, string[]> = {
   '/booking/v1/events': ['get'],
   '/booking/docs-yaml': ['get'],
   '/booking/docs': ['get'],
+  // contract §12
+  '/metrics': ['get'],
 };
 
-const PUBLIC = ['GET /booking/v1/health', 'GET /booking/docs-yaml', 'GET /booking/docs'];
+const PUBLIC = ['GET /booking/v1/health', 'GET /metrics', 'GET /booking/docs-yaml', 'GET /booking/docs'];
 
 const REQUIRED_SCHEMAS = [
   'Error', 'ConflictError', 'PolicyError', 'Availability', 'BookingPolicy', 'ResourceCreate',

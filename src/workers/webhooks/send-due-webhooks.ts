@@ -1,4 +1,5 @@
 import type { Database } from '../../infra/db/database.js';
+import { observeWebhookDelivered } from '../../infra/metrics/process-metrics.js';
 import { postWebhook, type WebhookTarget } from '../../infra/webhooks/post-webhook.js';
 import { claimDueDeliveries, markDelivered, recordFailedAttempt, releaseClaim } from '../../infra/webhooks/webhook-delivery-queue.js';
 import { retryDelay } from './retry-delay.js';
@@ -25,6 +26,7 @@ export async function sendDueWebhooks(db: Database, target: WebhookTarget, optio
       }
       if (outcome.delivered) {
         await markDelivered(db, delivery.id);
+        observeWebhookDelivered(delivery.created_at);
         return;
       }
       const now = new Date();
