@@ -12,7 +12,7 @@ const positionOf = (event: RecordedEvent): LogPosition => ({ transactionId: even
  */
 export async function processBatch(deps: { db: Database; eventStore: EventStore }, processor: Processor, batchSize: number): Promise<number> {
   const { db, eventStore } = deps;
-  const after = await readCheckpoint(db, processor.name);
+  const after = await readCheckpoint(db, processor.name, processor.firstPosition);
   const events = await eventStore.readAll({ after, maxCount: batchSize });
   const last = events.at(-1);
   if (!last) return 0;

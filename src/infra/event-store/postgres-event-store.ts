@@ -4,6 +4,7 @@ import type { Database, Executor } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { EventsTable } from '../db/tables/events.table.js';
 import type { EventStore, ExpectedRevision, NewEvent, RecordedEvent } from './event-store.js';
+import { isFinalInLog } from './log-horizon.js';
 import { WrongExpectedRevisionError } from './wrong-expected-revision-error.js';
 
 type EventRow = Selectable<EventsTable>;
@@ -116,7 +117,7 @@ export function createPostgresEventStore(db: Database): EventStore {
       const rows = await db
         .selectFrom('events')
         .select(eventColumns)
-        .where(sql<boolean>`transaction_id < pg_snapshot_xmin(pg_current_snapshot())`)
+        .where(isFinalInLog())
         .where(
           sql<boolean>`(transaction_id, global_position) > (${after.transactionId}::xid8, ${after.globalPosition}::bigint)`,
         )

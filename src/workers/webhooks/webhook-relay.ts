@@ -5,11 +5,13 @@ import type { Processor } from '../processor.js';
 /**
  * Queues every booking event for webhook delivery in the transaction that moves its checkpoint:
  * each event is queued exactly once, however often the process dies. Deliveries are ordered per
- * resource stream.
+ * resource stream. Enabled on a database with history, it starts at the end of the log: history is
+ * sent only on request.
  */
 export const webhookRelay: Processor = {
   name: 'webhook-relay',
   mode: 'transactional',
+  firstPosition: 'log-end',
   async handle(trx, event) {
     const envelope = toEventEnvelope(event);
     if (!envelope) return;
