@@ -28,17 +28,22 @@ export async function queueWebhookDelivery(db: Executor, delivery: { envelope: E
 }
 
 /**
- * Claims the deliveries that are due and first in line for their key: while the head of a key
- * waits for a retry, the deliveries behind it wait too, and other keys flow. The lease keeps a
- * claimed delivery from every other sender until it ends.
+ * Claims the deliveries that are due and first in line for their key (only `orderingKey`'s when
+ * given): while the head of a key waits for a retry or is being sent, the deliveries behind it
+ * wait too, and other keys flow. The lease keeps a claimed delivery from every other sender until
+ * it ends.
  */
-export async function claimDueDeliveries(db: Database, options: { now: Date; leaseMs: number; limit: number }): Promise<WebhookDeliveryRow[]> {
-  const { now, leaseMs, limit } = options;
+export async function claimDueDeliveries(
+  db: Database,
+  options: { now: Date; leaseMs: number; limit: number; orderingKey?: string },
+): Promise<WebhookDeliveryRow[]> {
+  const { now, leaseMs, limit, orderingKey } = options;
   return db.transaction().execute(async (trx) => {
     const due = await trx
       .selectFrom('webhook_deliveries as d')
       .selectAll()
       .where('d.status', '=', 'pending')
+      .$if(orderingKey !== undefined, (q) => q.where('d.ordering_key', '=', orderingKey!))
       .where('d.next_attempt_at', '<=', now)
       .where((eb) => eb.or([eb('d.claimed_until', 'is', null), eb('d.claimed_until', '<=', now)]))
       .where(({ not, exists, selectFrom }) =>
