@@ -8,6 +8,9 @@ export type CommitChannel = 'events_appended' | 'webhook_deliveries_queued';
 
 export type CommitListener = { stop(): Promise<void> };
 
+/** Its connection's application_name, for operators (and tests) looking at pg_stat_activity. */
+export const commitListenerName = 'workspace-booking commit listener';
+
 /**
  * Wakes the loops of a channel whenever a transaction that wrote to its table commits, from any
  * instance: followers of the log need not sleep their poll interval while work is due. A
@@ -48,6 +51,7 @@ export function startCommitListener(
       user: database.user,
       password: database.password,
       database: database.database,
+      application_name: commitListenerName,
       keepAlive: true,
       connectionTimeoutMillis: 5_000,
     });

@@ -104,6 +104,16 @@ describe('webhook delivery', () => {
     }
   });
 
+  it('delivers on commit, without waiting for a poll (PostgreSQL: LISTEN/NOTIFY)', async function () {
+    if (!server.services.config.database || server.services.config.database.kind !== 'postgres') this.skip();
+    // Far longer than the waits below: only the commit notifications can move the workers.
+    await run({ pollIntervalMs: 60_000 });
+    for (const start of ['09:00', '10:00']) {
+      const id = await book('zone-b', start, start.replace(':00', ':30'));
+      await waitFor(() => eventsFor(id).length === 1, { what: `the booking.create of ${start}` });
+    }
+  });
+
   it('posts one booking.cancel per record of a cancelled series, parent included', async () => {
     await run();
     const created = await server.request('POST', '/booking/v1/bookings/bulk', {
