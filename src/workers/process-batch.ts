@@ -21,7 +21,8 @@ export async function processBatch(deps: { db: Database; eventStore: EventStore 
     await db.transaction().execute(async (trx) => {
       // Another instance that moved the checkpoint meanwhile has applied these events already.
       if (!samePosition(await lockCheckpoint(trx, processor.name), after)) return;
-      for (const event of events) await processor.handle(trx, event);
+      if (processor.handleBatch) await processor.handleBatch(trx, events);
+      else for (const event of events) await processor.handle(trx, event);
       await moveCheckpoint(trx, processor.name, after, positionOf(last));
     });
     return events.length;

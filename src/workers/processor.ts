@@ -11,7 +11,13 @@ import type { FirstPosition } from './processor-checkpoint.js';
  *   and must tolerate a repeat: the checkpoint moves only after it returned.
  */
 export type Processor = (
-  | { name: string; mode: 'transactional'; handle(trx: Transaction<DB>, event: RecordedEvent): Promise<void> }
+  | {
+      name: string;
+      mode: 'transactional';
+      handle(trx: Transaction<DB>, event: RecordedEvent): Promise<void>;
+      /** The same as `handle` on each event in turn, in fewer statements. */
+      handleBatch?(trx: Transaction<DB>, events: RecordedEvent[]): Promise<void>;
+    }
   | { name: string; mode: 'at-least-once'; handle(event: RecordedEvent): Promise<void> }
 ) & {
   /** Where it begins the first time it runs (default: the start of the log). */

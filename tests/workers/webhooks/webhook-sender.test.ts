@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { createLogger } from '../../../src/infra/logger.js';
-import { queueWebhookDelivery } from '../../../src/infra/webhooks/webhook-delivery-queue.js';
+import { queueWebhookDeliveries } from '../../../src/infra/webhooks/webhook-delivery-queue.js';
 import { commitListenerName, startCommitListener, type CommitListener } from '../../../src/workers/commit-listener.js';
 import type { EventEnvelope } from '../../../src/workers/event-envelope.js';
 import type { RunningLoop } from '../../../src/workers/supervised-loop.js';
@@ -34,7 +34,7 @@ describe('webhook sender', () => {
       workspace,
       data: { id: randomUUID(), resourceId, n },
     };
-    await queueWebhookDelivery(database.db, { envelope, orderingKey: `resource-${resourceId}`, resourceId, now: new Date() });
+    await queueWebhookDeliveries(database.db, [{ envelope, orderingKey: `resource-${resourceId}`, resourceId, now: new Date() }]);
   };
   const start = (options: Partial<WorkerOptions> = noPolling) => {
     sender = startWebhookSender({ db: database.db, logger: silent }, { endpoint: receiver.url, secret }, workerOptionsFor({ reconcileIntervalSeconds: 60 } as Config, options));

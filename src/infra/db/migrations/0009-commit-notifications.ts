@@ -2,12 +2,17 @@ import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   // Wakes the log followers and the webhook senders of every instance: PostgreSQL delivers a
-  // notification when the inserting transaction commits, never for one that rolls back. One per
-  // statement, with no payload, so that a busy log costs one notification per append.
+  // notification when the inserting transaction commits, never for one that rolls back. A commit
+  // that notifies takes a server-wide lock until its WAL is flushed, so a notification on every
+  // append would serialise the appends: a transaction notifies only when no other one of this
+  // database is about to (the try-lock is held to its end). The others commit alongside it; a
+  // follower that woke before they did is woken by the next notifying commit, or polls.
   await sql`
     create function notify_channel() returns trigger language plpgsql as $$
     begin
-      perform pg_notify(tg_argv[0], '');
+      if pg_try_advisory_xact_lock(hashtextextended('workspace-booking:notify:' || tg_argv[0], 0)) then
+        perform pg_notify(tg_argv[0], '');
+      end if;
       return null;
     end $$`.execute(db);
   await sql`create trigger events_appended after insert on events for each statement execute function notify_channel('events_appended')`.execute(db);
