@@ -34,15 +34,15 @@ export function startWorkers(services: Services, overrides: Partial<WorkerOption
 
   const processorOptions = { batchSize: options.batchSize, pollIntervalMs: options.pollIntervalMs, standbyRetryMs: options.standbyRetryMs, backoff: options.backoff };
   const followers: RunningLoop[] = [];
-  const follow = (processor: Processor) => {
-    const loop = startProcessor({ ...services, lock: createExclusiveLock(services, processor.name) }, processor, processorOptions);
+  const follow = (processor: Processor, batchSize = processorOptions.batchSize) => {
+    const loop = startProcessor({ ...services, lock: createExclusiveLock(services, processor.name) }, processor, { ...processorOptions, batchSize });
     followers.push(loop);
     return loop;
   };
 
   const loops: RunningLoop[] = [startTimerLoop(services, options), follow(deviceDeletions(services)), startReconciliation(services, options)];
   const sender = endpoint && secret ? startWebhookSender(services, { endpoint, secret }, options) : undefined;
-  if (sender) loops.push(follow(webhookRelay), sender);
+  if (sender) loops.push(follow(webhookRelay, options.relayBatchSize), sender);
   const producer = config.kafka.brokers.length > 0 ? (options.kafkaProducer ?? createKafkaProducer(config.kafka.brokers, logger)) : undefined;
   if (producer) loops.push(follow(kafkaRelay(producer, config.kafka.topic)));
   const listener = startCommitListener(
