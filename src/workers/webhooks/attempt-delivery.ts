@@ -1,17 +1,21 @@
 import type { Executor } from '../../infra/db/database.js';
 import type { WebhookDeliveryRow } from '../../infra/db/tables/webhook-deliveries.table.js';
 import { postWebhook, type WebhookTarget } from '../../infra/webhooks/post-webhook.js';
-import { markDelivered, recordFailedAttempt, releaseClaim } from '../../infra/webhooks/webhook-delivery-queue.js';
+import { markDeliveredAndClaimNext, recordFailedAttempt, releaseClaim } from '../../infra/webhooks/webhook-delivery-queue.js';
 import { retryDelay } from './retry-delay.js';
 
 export type WebhookSendOptions = {
   timeoutMs: number;
+  leaseMs: number;
   retryDelaysMs: readonly number[];
   jitterRatio: number;
 };
 
-/** delivered: gone from the queue; failed: retried later or dead-lettered; released: back in the queue untried. */
-export type AttemptOutcome = 'delivered' | 'failed' | 'released';
+/**
+ * delivered: gone from the queue, with the next delivery of its key when one was due (claimed);
+ * failed: retried later or dead-lettered; released: back in the queue untried.
+ */
+export type AttemptOutcome = { outcome: 'delivered'; next: WebhookDeliveryRow | undefined } | { outcome: 'failed' | 'released' };
 
 /**
  * One POST of a claimed delivery and its bookkeeping. A POST cut short by `signal` (shutdown) is
@@ -27,12 +31,9 @@ export async function attemptDelivery(
   const outcome = await postWebhook(target, { id: delivery.event_id, body: JSON.stringify(delivery.payload) }, { timeoutMs: options.timeoutMs, signal });
   if (signal.aborted) {
     await releaseClaim(db, delivery.id);
-    return 'released';
+    return { outcome: 'released' };
   }
-  if (outcome.delivered) {
-    await markDelivered(db, delivery.id);
-    return 'delivered';
-  }
+  if (outcome.delivered) return { outcome: 'delivered', next: await markDeliveredAndClaimNext(db, delivery, { now: new Date(), leaseMs: options.leaseMs }) };
   const now = new Date();
   const delay = retryDelay(delivery.attempts + 1, options.retryDelaysMs, options.jitterRatio);
   await recordFailedAttempt(db, delivery.id, {
@@ -41,5 +42,5 @@ export async function attemptDelivery(
     retryAt: delay === null ? null : new Date(now.getTime() + delay),
     now,
   });
-  return 'failed';
+  return { outcome: 'failed' };
 }

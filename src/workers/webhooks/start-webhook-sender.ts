@@ -2,7 +2,7 @@ import type { Database } from '../../infra/db/database.js';
 import type { WebhookDeliveryRow } from '../../infra/db/tables/webhook-deliveries.table.js';
 import type { Logger } from '../../infra/logger.js';
 import type { WebhookTarget } from '../../infra/webhooks/post-webhook.js';
-import { claimDueDeliveries } from '../../infra/webhooks/webhook-delivery-queue.js';
+import { claimDueDeliveries, releaseClaim } from '../../infra/webhooks/webhook-delivery-queue.js';
 import { startSupervisedLoop, type RunningLoop } from '../supervised-loop.js';
 import type { WorkerOptions } from '../worker-options.js';
 import { attemptDelivery, type WebhookSendOptions } from './attempt-delivery.js';
@@ -18,17 +18,24 @@ import { attemptDelivery, type WebhookSendOptions } from './attempt-delivery.js'
  * (retries falling due).
  */
 export function startWebhookSender(deps: { db: Database; logger: Logger }, target: WebhookTarget, options: WorkerOptions): RunningLoop {
-  const sending: WebhookSendOptions = { timeoutMs: options.webhookTimeoutMs, retryDelaysMs: options.webhookRetryDelaysMs, jitterRatio: options.webhookJitterRatio };
-  const claim = (limit: number, orderingKey?: string) =>
-    claimDueDeliveries(deps.db, { now: new Date(), leaseMs: 2 * options.webhookTimeoutMs, limit, orderingKey });
+  const sending: WebhookSendOptions = {
+    timeoutMs: options.webhookTimeoutMs,
+    leaseMs: 2 * options.webhookTimeoutMs,
+    retryDelaysMs: options.webhookRetryDelaysMs,
+    jitterRatio: options.webhookJitterRatio,
+  };
   const lanes = new Set<Promise<void>>();
   // A wake that arrives while a round runs must not be lost: that round may have looked too early.
   let wokenDuringRound = false;
 
   const runLane = async (first: WebhookDeliveryRow, stopping: AbortSignal) => {
     for (let delivery: WebhookDeliveryRow | undefined = first; delivery; ) {
-      if ((await attemptDelivery(deps.db, target, delivery, sending, stopping)) !== 'delivered' || stopping.aborted) return;
-      [delivery] = await claim(1, delivery.ordering_key);
+      const attempt = await attemptDelivery(deps.db, target, delivery, sending, stopping);
+      if (attempt.outcome !== 'delivered') return;
+      delivery = attempt.next;
+      // Claimed just before the stop was seen: back to the queue untried.
+      if (delivery && stopping.aborted) await releaseClaim(deps.db, delivery.id);
+      if (stopping.aborted) return;
     }
   };
 
@@ -52,7 +59,10 @@ export function startWebhookSender(deps: { db: Database; logger: Logger }, targe
     async (stopping) => {
       wokenDuringRound = false;
       const free = options.batchSize - lanes.size;
-      if (free > 0) for (const delivery of await claim(free)) openLane(delivery, stopping);
+      if (free > 0) {
+        const claimed = await claimDueDeliveries(deps.db, { now: new Date(), leaseMs: sending.leaseMs, limit: free });
+        for (const delivery of claimed) openLane(delivery, stopping);
+      }
       return wokenDuringRound ? 0 : options.pollIntervalMs;
     },
     {
