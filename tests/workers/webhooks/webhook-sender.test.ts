@@ -51,8 +51,8 @@ describe('webhook sender', () => {
     await sender?.stop();
     listener = undefined;
     sender = undefined;
-    await receiver.close();
-    await database.destroy();
+    await receiver?.close();
+    await database?.destroy();
   });
 
   it("sends a resource's next delivery as soon as the previous one is acknowledged, one at a time, in queue order", async () => {
