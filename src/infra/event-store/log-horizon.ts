@@ -17,9 +17,9 @@ import { sql, type RawBuilder } from 'kysely';
 export const logHorizon: RawBuilder<string> = sql<string>`(
   select coalesce(
     (select min(running) from pg_snapshot_xip(snapshot) as running
-      where not exists (
-        select 1 from pg_stat_activity as backend
-        where backend.backend_xid = running::xid and backend.datname <> current_database())),
+      where running::xid not in (
+        select backend_xid from pg_stat_activity
+        where backend_xid is not null and datname <> current_database())),
     pg_snapshot_xmax(snapshot))
   from pg_current_snapshot() as snapshot)`;
 
