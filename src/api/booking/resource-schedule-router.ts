@@ -57,6 +57,10 @@ const rendered = new LRUCache<string, { revision: number; body: string }>({ maxS
 /** A strong validator: equal for byte-equal answers (same key, same revision). */
 const entityTag = (key: string, revision: number) => `"${createHash('sha1').update(`${key}|${revision}`).digest('base64url')}"`;
 
+/** If-None-Match holds `tag` or `*` (weak comparison, RFC 9110 13.1.2). */
+const matchesTag = (header: string | undefined, tag: string) =>
+  header !== undefined && header.split(',').some((listed) => ['*', tag].includes(listed.trim().replace(/^W\//, '')));
+
 const zoneSamplesUntil = Date.UTC(2100, 0, 1);
 
 /**
@@ -115,8 +119,9 @@ export function resourceScheduleRouter(services: Services): Router {
     const view = scheduleView(actor);
     const key = [bookableResourceId, from.epochMilliseconds, to.epochMilliseconds, timeZone ?? '', statuses.join(','), viewKey(view)].join('|');
     // The revision is read before the bookings: an answer is never older than its tag.
-    res.set('ETag', entityTag(key, head.revision));
-    if (req.fresh) {
+    const tag = entityTag(key, head.revision);
+    res.set('ETag', tag);
+    if (matchesTag(req.get('if-none-match'), tag)) {
       res.status(304).end();
       return;
     }
