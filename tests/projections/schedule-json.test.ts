@@ -91,11 +91,11 @@ describe('schedules rendered by PostgreSQL', function () {
   });
 
   /** Bookings on distinct 4-hour slots (active ones may not overlap), some starting or ending on a transition. */
-  function bookingsOf(specs: fc.infer<typeof bookingArb>[], edges: number[]): Booking[] {
+  function bookingsOf(specs: (typeof bookingArb extends fc.Arbitrary<infer T> ? T : never)[], edges: number[]): Booking[] {
     return specs.map((spec, i) => {
       const edge = edges[i % Math.max(1, edges.length)];
       const startMs = i % 3 === 0 && edge !== undefined ? edge - (i % 2) : rangeStart + ((spec.slot % 6000) * 4 + 1) * hour + (i % 7) * 1001;
-      const [confirmedAt, cancelledAt, checkedInAt, checkedOutAt, createdAt, updatedAt] = spec.optionalTimes;
+      const [confirmedAt = null, cancelledAt = null, checkedInAt = null, checkedOutAt = null, createdAt = null, updatedAt = null] = spec.optionalTimes;
       return {
         id: randomUUID(),
         bookableResourceId: resourceId,
