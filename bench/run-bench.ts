@@ -1,11 +1,13 @@
 /**
- * npm run bench [-- --seconds N] [--only name,name] [--pgbench-scale N]: pgbench tpcb-like on the
- * same PostgreSQL server first, then the service in production mode (API role) against a fresh,
+ * npm run bench [-- --seconds N] [--only name,name] [--pgbench-scale N] [--cpu-prof DIR] [--skip-pgbench]:
+ * pgbench tpcb-like on the same PostgreSQL server first, then the service in production mode (API role) against a fresh,
  * seeded database, then every workload of bench/workloads/index.ts, printed beside pgbench's tps.
  * Needs DB_HOST and the PostgreSQL client tools (pgbench).
  */
 import { generateKeyPairSync } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
@@ -15,6 +17,7 @@ import { migrateToLatest } from '../src/infra/db/migrate.js';
 import { createPostgresEventStore } from '../src/infra/event-store/postgres-event-store.js';
 import { createScratchDatabase } from '../tests/support/scratch-database.js';
 import { startServiceProcess, type ServiceProcess } from '../tests/support/service-process.js';
+import { summariseCpuProfile } from './cpu-profile-summary.js';
 import { freePort } from './free-port.js';
 import { measure } from './measure.js';
 import { pgbenchTps } from './pgbench.js';
@@ -28,6 +31,8 @@ const { values: options } = parseArgs({
     seconds: { type: 'string', default: '8' },
     only: { type: 'string' },
     'pgbench-scale': { type: 'string', default: '32' },
+    'cpu-prof': { type: 'string' },
+    'skip-pgbench': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(options.seconds);
@@ -54,7 +59,7 @@ function row(result: WorkloadResult, tps: number): string {
 async function main(): Promise<void> {
   const started = Date.now();
   console.error(`pgbench tpcb-like, ${connections} clients, ${seconds} s …`);
-  const pgbench = await pgbenchTps({ clients: connections, seconds, scale: Number(options['pgbench-scale']) });
+  const pgbench = options['skip-pgbench'] ? { tps: NaN, version: 'skipped' } : await pgbenchTps({ clients: connections, seconds, scale: Number(options['pgbench-scale']) });
 
   const database = await createScratchDatabase('booking_bench');
   let service: ServiceProcess | undefined;
@@ -72,7 +77,9 @@ async function main(): Promise<void> {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
     });
     const serviceEnv = { ...database.env, APP_ENV: 'production', PLATFORM_AUTH_ENDPOINT: key.publicKey, LOG_LEVEL: 'warn', DATA_DIR: `/tmp/booking-bench-${process.pid}` };
-    service = await startServiceProcess({ ...serviceEnv, PORT: String(await freePort()) }, ['--role', 'api']);
+    const profileDir = options['cpu-prof'] ? path.resolve(options['cpu-prof']) : undefined;
+    const spawnedAt = Date.now();
+    service = await startServiceProcess({ ...serviceEnv, PORT: String(await freePort()) }, ['--role', 'api'], profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
     const token = jwt.sign({ sub: 'bench-admin', workspace: data.workspace, roles: ['LV2'], email: 'bench@example.com' }, key.privateKey, { algorithm: 'RS256', expiresIn: 3600 });
     const futureMs = Math.ceil((Date.now() + 40 * 24 * 60 * minute) / (60 * minute)) * 60 * minute;
     const url = service.url;
@@ -88,14 +95,18 @@ async function main(): Promise<void> {
       http: (scenario) => measure(url, token, { connections, seconds, ...scenario }),
     };
 
-    // Warm-up (not reported): JIT, connection pool, plan caches.
-    await ctx.http({ name: 'warm-up', method: 'GET', next: () => ({ path: `/booking/v1/bookings/${data.busy.bookingIds[0]}` }), expect: 200, seconds: 2 });
-    await ctx.http({ name: 'warm-up', method: 'POST', next: creates(data.spread, futureMs + 365 * 24 * 60 * minute), expect: 201, seconds: 2 });
+    // Warm-up (not reported): JIT, connection pool, plan caches. Not when profiling: the profile
+    // would mix creates and reads into the workloads asked for.
+    if (!profileDir) await ctx.http({ name: 'warm-up', method: 'GET', next: () => ({ path: `/booking/v1/bookings/${data.busy.bookingIds[0]}` }), expect: 200, seconds: 2 });
+    if (!profileDir) await ctx.http({ name: 'warm-up', method: 'POST', next: creates(data.spread, futureMs + 365 * 24 * 60 * minute), expect: 201, seconds: 2 });
 
     const results: WorkloadResult[] = [];
+    let requests = 0;
+    const loadStartedAt = Date.now();
+    const counted: BenchContext = { ...ctx, http: async (scenario) => { const m = await ctx.http(scenario); requests += m.requests; return m; } };
     for (const workload of chosen) {
       console.error(`${workload.name} …`);
-      results.push(...(await workload.run(ctx)));
+      results.push(...(await workload.run(profileDir ? counted : ctx)));
     }
 
     const cpu = os.cpus();
@@ -114,6 +125,12 @@ async function main(): Promise<void> {
     console.log(`\n${lines.join('\n')}`);
     // autocannon drops its sockets at the end of a run; let commands still queued finish first.
     await sleep(1_000);
+    if (profileDir) {
+      await service.stop();
+      // One profile per thread (CPU.<date>.<time>.<pid>.<thread>.<n>): thread 0 serves requests, tsx loads modules in another.
+      const [file] = (await readdir(profileDir)).filter((f) => /\.0\.\d+\.cpuprofile$/.test(f)).sort().reverse();
+      if (file) console.log(`\nCPU profile of the service (${path.join(profileDir, file)}):\n\n${await summariseCpuProfile(path.join(profileDir, file), requests, { skipMs: loadStartedAt - spawnedAt })}`);
+    }
   } finally {
     await service?.stop();
     await db.destroy();

@@ -10,7 +10,7 @@ import { parseClientInstant, utcText, utcTextOfEpochMs } from '../../domain/book
 import { availableSlots, calendarDay } from '../../domain/booking/available-slots.js';
 import { invalidRequest, notFound } from '../../domain/domain-error.js';
 import { canonicalTimeZone } from '../../domain/time/time-zone.js';
-import type { Executor } from '../../infra/db/database.js';
+import type { Database, Executor } from '../../infra/db/database.js';
 import { findActiveOverlapping, findScheduledBookings } from '../../projections/bookings/booking-queries.js';
 import { findScheduleHead, renderScheduleBookings, renderTimesInSql, type ScheduleView } from '../../projections/bookings/schedule-json.js';
 import { principalOf } from '../authenticate.js';
@@ -52,7 +52,9 @@ const viewKey = (view: ScheduleView) => `${view.allWorkspaces ? '*' : view.works
  * entry holds: every change to a resource's bookings is an event on its stream, so an entry of the
  * current revision is the answer. Bounded by size; one answer of 3,000 bookings is about 2 MB.
  */
-const rendered = new LRUCache<string, { revision: number; body: string }>({ maxSize: 64 * 2 ** 20, sizeCalculation: (entry) => entry.body.length + 64 });
+const rendered = new LRUCache<string, { revision: number; body: Buffer }>({ maxSize: 64 * 2 ** 20, sizeCalculation: (entry) => entry.body.length + 64 });
+
+const renderings = new Map<string, Promise<Buffer>>();
 
 /** A strong validator: equal for byte-equal answers (same key, same revision). */
 const entityTag = (key: string, revision: number) => `"${createHash('sha1').update(`${key}|${revision}`).digest('base64url')}"`;
@@ -65,29 +67,29 @@ const zoneSamplesUntil = Date.UTC(2100, 0, 1);
 
 /**
  * Whether PostgreSQL's zone rules write the instants of `zone` exactly as the service's (ICU via
- * Temporal) do: both sides of every transition from 1970 to 2100, once per zone and process. A
- * zone the server does not know or writes differently is rendered in Node as before.
+ * Temporal) do: both sides of every transition from 1970 to 2100, checked once per zone and
+ * process. Until the check has passed (it takes a few hundred ms: Temporal is slow at finding
+ * transitions) and for a zone the server does not know or writes differently, schedules are
+ * rendered in Node as before.
  */
-const zoneAgreement = new Map<string, Promise<boolean>>();
-function sqlWritesZone(db: Executor, zone: string): Promise<boolean> {
-  let agreed = zoneAgreement.get(zone);
-  if (!agreed) {
-    agreed = (async () => {
-      const samples = [Date.UTC(1970, 0, 1, 0, 0, 0, 7), Date.UTC(2026, 6, 1, 12, 30, 15, 120)];
-      const first = Temporal.Instant.fromEpochMilliseconds(samples[0]!).toZonedDateTimeISO(zone);
-      for (let next = first.getTimeZoneTransition('next'); next && next.epochMilliseconds < zoneSamplesUntil; next = next.getTimeZoneTransition('next')) {
-        samples.push(next.epochMilliseconds - 1, next.epochMilliseconds);
-      }
-      try {
-        const written = await renderTimesInSql(db, samples, zone);
-        return samples.every((ms, i) => written[i] === timeJson(utcTextOfEpochMs(ms), zone));
-      } catch {
-        return false;
-      }
-    })();
-    zoneAgreement.set(zone, agreed);
-  }
-  return agreed;
+const zoneAgreement = new Map<string, boolean | 'checking'>();
+function sqlWritesZone(db: Database, zone: string): boolean {
+  const known = zoneAgreement.get(zone);
+  if (known !== undefined) return known === true;
+  zoneAgreement.set(zone, 'checking');
+  void (async () => {
+    const samples = [Date.UTC(1970, 0, 1, 0, 0, 0, 7), Date.UTC(2026, 6, 1, 12, 30, 15, 120)];
+    const first = Temporal.Instant.fromEpochMilliseconds(samples[0]!).toZonedDateTimeISO(zone);
+    for (let next = first.getTimeZoneTransition('next'); next && next.epochMilliseconds < zoneSamplesUntil; next = next.getTimeZoneTransition('next')) {
+      samples.push(next.epochMilliseconds - 1, next.epochMilliseconds);
+    }
+    const written = await renderTimesInSql(db, samples, zone);
+    return samples.every((ms, i) => written[i] === timeJson(utcTextOfEpochMs(ms), zone));
+  })().then(
+    (agreed) => zoneAgreement.set(zone, agreed),
+    () => zoneAgreement.set(zone, false),
+  );
+  return false;
 }
 
 /** The schedule as Node rendered it before PostgreSQL did: for zones the server writes differently. */
@@ -128,16 +130,27 @@ export function resourceScheduleRouter(services: Services): Router {
     const cached = rendered.get(key);
     let body = cached?.revision === head.revision ? cached.body : undefined;
     if (body === undefined) {
-      const renderQuery = { bookableResourceId, from, to, statuses, timeZone, view };
-      const bookings =
-        timeZone === undefined || (await sqlWritesZone(services.db, timeZone))
-          ? await renderScheduleBookings(services.db, renderQuery)
-          : await scheduleBookingsInNode(services.db, actor, renderQuery);
-      const opening = `{"resourceId":${JSON.stringify(bookableResourceId)},"from":${JSON.stringify(instantJson(from, timeZone))},"to":${JSON.stringify(instantJson(to, timeZone))},"timeZone":${JSON.stringify(timeZone ?? 'UTC')}`;
-      body = `${opening},"bookings":${bookings}}`;
-      rendered.set(key, { revision: head.revision, body });
+      // Readers of one schedule arriving together (after a write) share one rendering.
+      const renderKey = `${tag}|${key}`;
+      let rendering = renderings.get(renderKey);
+      if (!rendering) {
+        rendering = (async () => {
+          const renderQuery = { bookableResourceId, from, to, statuses, timeZone, view };
+          const bookings =
+            timeZone === undefined || sqlWritesZone(services.db, timeZone)
+              ? await renderScheduleBookings(services.db, renderQuery)
+              : await scheduleBookingsInNode(services.db, actor, renderQuery);
+          const opening = `{"resourceId":${JSON.stringify(bookableResourceId)},"from":${JSON.stringify(instantJson(from, timeZone))},"to":${JSON.stringify(instantJson(to, timeZone))},"timeZone":${JSON.stringify(timeZone ?? 'UTC')}`;
+          // Kept as bytes: a cache hit sends them without encoding 2 MB of text again.
+          const bytes = Buffer.from(`${opening},"bookings":${bookings}}`);
+          rendered.set(key, { revision: head.revision, body: bytes });
+          return bytes;
+        })().finally(() => renderings.delete(renderKey));
+        renderings.set(renderKey, rendering);
+      }
+      body = await rendering;
     }
-    res.type('json').send(body);
+    res.set('Content-Type', 'application/json; charset=utf-8').send(body);
   });
 
   router.get('/:id/available-slots', async (req, res) => {

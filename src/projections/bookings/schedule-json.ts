@@ -1,8 +1,9 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
 import type { BookingStatus } from '../../domain/booking/booking.js';
 import { resourceStreamId } from '../../domain/resource/resource.js';
-import type { Executor } from '../../infra/db/database.js';
+import type { Database, Executor } from '../../infra/db/database.js';
+import type { DB } from '../../infra/db/schema.js';
 
 /**
  * Schedules rendered by PostgreSQL: every booking record of an answer becomes JSON text in SQL,
@@ -13,6 +14,10 @@ import type { Executor } from '../../infra/db/database.js';
  * (src/api/booking/booking-json.ts); tests/projections/schedule-json.test.ts compares the two.
  * A field added to the booking record is added in `bookingRecordJson` below, in the same place
  * of the order as in bookingJson.
+ *
+ * Offsets that are not whole minutes (local mean time before about 1900) are written with seconds
+ * here and rounded by Temporal: the router checks each zone once against Node over 1970–2100 and
+ * renders in Node where PostgreSQL's zone rules differ.
  */
 
 /** Whose details the caller sees in full (canSeeBooking): the rest are anonymous, times and status only. */
@@ -26,25 +31,17 @@ export type ScheduleView = {
 };
 
 /**
- * An instant as the answers write it, as SQL over the expression `t` (a timestamptz): UTC with Z,
- * or with `params.tz` the wall-clock time of that zone and its offset. Milliseconds are kept
- * (the driver truncated to them), the fraction only when there is one, trailing zeros dropped; an
- * offset that is not whole minutes (historic local mean time) is rounded to minutes as Temporal does.
+ * An instant as the answers write it, as SQL over the timestamptz expression `t`, quoted: PostgreSQL's
+ * JSON output of a timestamptz is ISO 8601 in the session's TimeZone, the fraction only when there
+ * is one and its trailing zeros dropped, which is how Temporal writes an instant. The session
+ * TimeZone is the answer's zone (`inAnswerZone`); UTC answers end in Z instead of +00:00.
+ * Milliseconds are kept as the driver kept them (truncated).
  */
-function timeText(t: string, zoned: boolean): string {
-  const ms = `date_trunc('milliseconds', ${t})`;
-  const fraction = (local: string) => `rtrim(rtrim(to_char(${local}, '.MS'), '0'), '.')`;
-  if (!zoned) {
-    const utc = `(${ms} at time zone 'UTC')`;
-    return `to_char(${utc}, 'YYYY-MM-DD"T"HH24:MI:SS') || ${fraction(utc)} || 'Z'`;
-  }
-  const local = `(${ms} at time zone params.tz)`;
-  const offsetMinutes = `round(extract(epoch from ${local} - (${ms} at time zone 'UTC')) / 60)::int`;
-  const offset = `case when ${offsetMinutes} < 0 then '-' else '+' end || to_char(abs(${offsetMinutes}) / 60, 'FM00') || ':' || to_char(abs(${offsetMinutes}) % 60, 'FM00')`;
-  return `to_char(${local}, 'YYYY-MM-DD"T"HH24:MI:SS') || ${fraction(local)} || ${offset}`;
+function quotedTime(t: string, zoned: boolean): string {
+  const json = `to_json(date_trunc('milliseconds', ${t}))::text`;
+  return zoned ? json : `left(${json}, -7) || 'Z"'`;
 }
 
-const quotedTime = (t: string, zoned: boolean) => `'"' || ${timeText(t, zoned)} || '"'`;
 const timeOrNull = (t: string, zoned: boolean) => `case when ${t} is null then 'null' else ${quotedTime(t, zoned)} end`;
 /** to_json escapes as JSON.stringify does (", \, \b \f \n \r \t, other controls as \u00xx). */
 const value = (column: string) => `coalesce(to_json(${column})::text, 'null')`;
@@ -80,32 +77,40 @@ function bookingRecordJson(zoned: boolean): string {
     ['createdAt', quotedTime('b.created_at', zoned)],
     ['updatedAt', quotedTime('b.updated_at', zoned)],
   ];
-  return `'{' || ${fields.map(([name, text], i) => `'${i ? ',' : ''}"${name}":' || ${text}`).join(' || ')} || '}'`;
+  // concat writes the record in one pass; || would copy the growing text once per field.
+  return `concat(${fields.map(([name, text], i) => `'${i ? ',' : '{'}"${name}":', ${text}`).join(', ')}, '}')`;
 }
 
 // Built once: the SQL text depends only on whether the answer has a zone.
 const recordSql = { utc: sql.raw(bookingRecordJson(false)), zoned: sql.raw(bookingRecordJson(true)) };
 
-const params = (timeZone: string | undefined, view: ScheduleView): RawBuilder<unknown> =>
-  sql`select ${timeZone ?? null}::text as tz, ${view.allWorkspaces}::boolean as all_workspaces, ${view.workspace}::text as workspace,
-    ${view.everyBooker}::boolean as every_booker, ${view.sub}::text as sub`;
+const params = (view: ScheduleView): RawBuilder<unknown> =>
+  sql`select ${view.allWorkspaces}::boolean as all_workspaces, ${view.workspace}::text as workspace, ${view.everyBooker}::boolean as every_booker, ${view.sub}::text as sub`;
+
+/** Runs `read` in a transaction whose TimeZone is the answer's zone (UTC without one): the times' output follows it. */
+function inAnswerZone<T>(db: Database, timeZone: string | undefined, read: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await sql`select set_config('TimeZone', ${timeZone ?? 'UTC'}, true)`.execute(trx);
+    return read(trx);
+  });
+}
 
 /**
  * The `bookings` array of a schedule as JSON text: bookings of the resource overlapping [from, to)
  * in `statuses`, series parents aside, by start and id (findScheduledBookings' selection).
  */
 export async function renderScheduleBookings(
-  db: Executor,
+  db: Database,
   query: { bookableResourceId: string; from: Temporal.Instant; to: Temporal.Instant; statuses: readonly BookingStatus[]; timeZone?: string; view: ScheduleView },
 ): Promise<string> {
-  const { rows } = await sql<{ bookings: string }>`
-    with params as (${params(query.timeZone, query.view)})
+  const { rows } = await inAnswerZone(db, query.timeZone, (trx) => sql<{ bookings: string }>`
+    with params as (${params(query.view)})
     select coalesce('[' || string_agg(${query.timeZone ? recordSql.zoned : recordSql.utc}, ',' order by b.start_time, b.id) || ']', '[]') as bookings
     from bookings b, params
     where b.bookable_resource_id = ${query.bookableResourceId}
       and b.status = any(${[...query.statuses]}::text[])
       and not b.is_series_parent
-      and tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${query.from.toString()}::timestamptz, ${query.to.toString()}::timestamptz, '[)')`.execute(db);
+      and tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${query.from.toString()}::timestamptz, ${query.to.toString()}::timestamptz, '[)')`.execute(trx));
   return rows[0]!.bookings;
 }
 
@@ -113,14 +118,13 @@ export async function renderScheduleBookings(
  * Instants (epoch milliseconds) written by the same SQL as the schedule's times, in order: lets the
  * caller check that the server's zone rules agree with the service's before trusting them.
  */
-export async function renderTimesInSql(db: Executor, epochMs: readonly number[], timeZone?: string): Promise<string[]> {
-  const time = sql.raw(timeText('t.at', timeZone !== undefined));
-  const { rows } = await sql<{ text: string }>`
-    with params as (select ${timeZone ?? null}::text as tz)
+export async function renderTimesInSql(db: Database, epochMs: readonly number[], timeZone?: string): Promise<string[]> {
+  const time = sql.raw(quotedTime('t.at', timeZone !== undefined));
+  const { rows } = await inAnswerZone(db, timeZone, (trx) => sql<{ text: string }>`
     select ${time} as text
-    from params, unnest(${epochMs.map((ms) => new Date(ms).toISOString())}::timestamptz[]) with ordinality as t(at, n)
-    order by t.n`.execute(db);
-  return rows.map((r) => r.text);
+    from unnest(${epochMs.map((ms) => new Date(ms).toISOString())}::timestamptz[]) with ordinality as t(at, n)
+    order by t.n`.execute(trx));
+  return rows.map((r) => JSON.parse(r.text) as string);
 }
 
 /** A live resource's id, workspace and the last revision of its stream (null: not found or removed). */
