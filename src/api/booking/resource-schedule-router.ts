@@ -11,7 +11,8 @@ import { availableSlots, calendarDay } from '../../domain/booking/available-slot
 import { invalidRequest, notFound } from '../../domain/domain-error.js';
 import { canonicalTimeZone } from '../../domain/time/time-zone.js';
 import type { Database, Executor } from '../../infra/db/database.js';
-import { findActiveOverlapping, findScheduledBookings } from '../../projections/bookings/booking-queries.js';
+import { findScheduledBookings } from '../../projections/bookings/booking-queries.js';
+import { findBusyTimes } from '../../projections/bookings/busy-times.js';
 import { findScheduleHead, renderScheduleBookings, renderTimesInSql, type ScheduleView } from '../../projections/bookings/schedule-json.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../services.js';
@@ -161,9 +162,9 @@ export function resourceScheduleRouter(services: Services): Router {
     const slotMinutes = Number(query.slotMinutes ?? 30);
     const resource = await loadVisibleResource(services.db, actor, req.params.id);
     const day = calendarDay(date, timeZone ?? 'UTC');
-    const bookings = await findActiveOverlapping(services.db, resource.id, day.start, day.end);
+    const busy = await findBusyTimes(services.db, resource.id, day.start, day.end);
     const earliestStart = services.now().add({ minutes: resource.bookingPolicy.minNoticeMinutes });
-    const slots = availableSlots({ resource, day, slotMinutes, bookings, earliestStart });
+    const slots = availableSlots({ resource, day, slotMinutes, busy, earliestStart });
     res.json({
       resourceId: resource.id,
       date: date.toString(),

@@ -11,12 +11,21 @@ export function calendarDay(date: Temporal.PlainDate, timeZone: string): Interva
   };
 }
 
+/** A booking that holds its time (active, no series parent), in epoch milliseconds. */
+export type BusyTime = { startMs: number; endMs: number };
+
+/** The times the active bookings among `bookings` hold (series parents hold none). */
+export const busyTimesOf = (bookings: readonly Booking[]): BusyTime[] =>
+  bookings
+    .filter((b) => !b.isSeriesParent && activeStatuses.includes(b.status))
+    .map((b) => ({ startMs: Date.parse(b.startTime), endMs: Date.parse(b.endTime) }));
+
 export type SlotQuery = {
   resource: Resource;
   day: Interval;
   slotMinutes: number;
-  /** Bookings of the resource overlapping the day; only active ones block a slot. */
-  bookings: readonly Booking[];
+  /** The times held by active bookings of the resource overlapping the day, in any order. */
+  busy: readonly BusyTime[];
   /** now + minNoticeMinutes: no slot starts earlier. */
   earliestStart: Temporal.Instant;
 };
@@ -35,13 +44,10 @@ function firstAllowedMs(earliest: Temporal.Instant): number {
  * One sweep in epoch milliseconds: slots, open intervals (sorted, disjoint) and bookings (sorted by
  * start) all move forward together; Temporal only finds the open intervals and makes the answers.
  */
-export function availableSlots({ resource, day, slotMinutes, bookings, earliestStart }: SlotQuery): Interval[] {
+export function availableSlots({ resource, day, slotMinutes, busy: held, earliestStart }: SlotQuery): Interval[] {
   if (!resource.isActive || resource.removed) return [];
   const open = openIntervals(resource.availability, day.start, day.end).map((i) => ({ start: i.start.epochMilliseconds, end: i.end.epochMilliseconds }));
-  const busy = bookings
-    .filter((b) => !b.isSeriesParent && activeStatuses.includes(b.status))
-    .map((b) => ({ start: Date.parse(b.startTime), end: Date.parse(b.endTime) }))
-    .sort((a, b) => a.start - b.start);
+  const busy = held.map((b) => ({ start: b.startMs, end: b.endMs })).sort((a, b) => a.start - b.start);
   const step = slotMinutes * 60_000;
   const dayEnd = day.end.epochMilliseconds;
   const earliest = firstAllowedMs(earliestStart);
