@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BenchContext } from '../workload.js';
 import { fromMeasurement, type Workload, type WorkloadResult } from '../workload.js';
 
@@ -9,6 +10,16 @@ function scheduleQuery(ctx: BenchContext, shiftMs = 0): string {
   return `/booking/v1/resources/${ctx.data.busy.id}/schedule?from=${encodeURIComponent(from.toString())}&to=${encodeURIComponent(from.add({ hours: 30 * 24 }).toString())}&tz=Europe/Berlin`;
 }
 
+/**
+ * One answer, then a pause: the service checks once per zone and process that PostgreSQL writes the
+ * zone's times as Node does, rendering in Node meanwhile; the measurement is of the steady state.
+ */
+async function warmZone(ctx: BenchContext): Promise<void> {
+  const res = await fetch(`${ctx.url}${scheduleQuery(ctx, -1)}`, { headers: { authorization: `Bearer ${ctx.token}` } });
+  await res.arrayBuffer();
+  await sleep(3_000);
+}
+
 const aFresh = (m: { perSecond: number; p95: number; p99: number }) => ({ text: '≥ 100/s, p95 < 500 ms, p99 < 1 s', met: m.perSecond >= 100 && m.p95 < 500 && m.p99 < 1000 });
 
 /**
@@ -18,6 +29,7 @@ const aFresh = (m: { perSecond: number; p95: number; p99: number }) => ({ text: 
 export const scheduleAfresh: Workload = {
   name: 'schedule-afresh',
   async run(ctx) {
+    await warmZone(ctx);
     let k = 0;
     const measured = await ctx.http({ name: 'schedule, 30 days, computed afresh', method: 'GET', next: () => ({ path: scheduleQuery(ctx, (k++ % day) + 1) }), expect: 200 });
     return [fromMeasurement(measured, () => aFresh(measured))];
@@ -28,6 +40,7 @@ export const scheduleAfresh: Workload = {
 export const scheduleUnchanged: Workload = {
   name: 'schedule-unchanged',
   async run(ctx) {
+    await warmZone(ctx);
     const path = scheduleQuery(ctx);
     const first = await fetch(`${ctx.url}${path}`, { headers: { authorization: `Bearer ${ctx.token}` } });
     const tag = first.headers.get('etag');
