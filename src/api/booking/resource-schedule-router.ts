@@ -46,7 +46,8 @@ const scheduleView = (actor: Principal): ScheduleView => ({
   sub: actor.sub,
 });
 
-const viewKey = (view: ScheduleView) => `${view.allWorkspaces ? '*' : view.workspace}/${view.everyBooker ? '*' : view.sub}`;
+/** Unambiguous whatever a token's sub holds (a sub "*" must not pass for "every booker"). */
+const viewKey = (view: ScheduleView) => JSON.stringify([view.allWorkspaces ? null : view.workspace, view.everyBooker ? null : view.sub]);
 
 /**
  * Rendered schedules by everything an answer is a function of except the revision, which the
