@@ -3,7 +3,7 @@ import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { bookingBody, registerZone, setClock } from './booking-api.js';
 
 describe('schedule ETag and If-None-Match', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let server: TestServer;
   let alice: string;
   let bob: string;
@@ -60,6 +60,15 @@ describe('schedule ETag and If-None-Match', function () {
     expect(other.status).to.equal(200);
     expect(other.headers.get('etag')).not.to.equal(own.headers.get('etag'));
     expect(other.body.bookings.map((b: any) => b.title)).not.to.include('Alice’s');
+  });
+
+  it('a user whose sub is "*" gets no admin’s cached answer', async () => {
+    const full = await schedule(admin);
+    expect(full.body.bookings.map((b: any) => b.title)).to.include('Alice’s');
+    const star = await schedule(server.token({ level: 'LV4', sub: '*' }));
+    expect(star.status).to.equal(200);
+    expect(star.headers.get('etag')).not.to.equal(full.headers.get('etag'));
+    expect(star.body.bookings.map((b: any) => b.title)).not.to.include('Alice’s');
   });
 
   it('another range, zone or status filter has another tag', async () => {
