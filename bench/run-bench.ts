@@ -15,6 +15,7 @@ import jwt from 'jsonwebtoken';
 import { createDatabase } from '../src/infra/db/database.js';
 import { migrateToLatest } from '../src/infra/db/migrate.js';
 import { createPostgresEventStore } from '../src/infra/event-store/postgres-event-store.js';
+import { projectors } from '../src/projections/projectors.js';
 import { createScratchDatabase } from '../tests/support/scratch-database.js';
 import { startServiceProcess, type ServiceProcess } from '../tests/support/service-process.js';
 import { summariseCpuProfile } from './cpu-profile-summary.js';
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
   try {
     await migrateToLatest(db);
     const seedStart = Date.now();
-    const data = await seedBenchData(db, createPostgresEventStore(db), sizes);
+    const data = await seedBenchData(db, createPostgresEventStore(db, { projections: projectors }), sizes);
     const seedSeconds = (Date.now() - seedStart) / 1000;
     const postgres = await sql<{ version: string }>`select version()`.execute(db);
 

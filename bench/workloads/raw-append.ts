@@ -41,7 +41,7 @@ export const rawAppend: Workload = {
     const emmett = getPostgreSQLEventStore(`postgresql://${encodeURIComponent(user)}${password ? `:${encodeURIComponent(password)}` : ''}@${host}:${port}/${theirs.name}`);
     try {
       await migrateToLatest(db);
-      const store = createPostgresEventStore(db);
+      const store = createPostgresEventStore(db, { projections: [] });
       const prefix = randomUUID();
       // Schema creation and first connections outside the measurement.
       await store.appendToStream(`warm-${prefix}`, [event(0, 0)], 'no_stream');

@@ -15,7 +15,7 @@ import { createPostgresEventStore } from '../../src/infra/event-store/postgres-e
 import { findScheduledBookings } from '../../src/projections/bookings/booking-queries.js';
 import { bookingToRow } from '../../src/projections/bookings/booking-row.js';
 import { findScheduleHead, renderScheduleBookings, renderTimesInSql } from '../../src/projections/bookings/schedule-json.js';
-import { inlineProjection } from '../../src/projections/inline-projection.js';
+import { projectors } from '../../src/projections/projectors.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const statuses: BookingStatus[] = ['pending', 'confirmed', 'completed', 'cancelled', 'no_show'];
@@ -60,7 +60,7 @@ describe('schedules rendered by PostgreSQL', function () {
       principal(1, 'system', null),
       now,
     );
-    await createPostgresEventStore(database.db).appendToStream(resourceStreamId(resourceId), [event], 'no_stream', { inlineProjection });
+    await createPostgresEventStore(database.db, { projections: projectors }).appendToStream(resourceStreamId(resourceId), [event], 'no_stream');
   });
   after(() => database.destroy());
 

@@ -15,7 +15,7 @@ import { findScheduledBookings } from '../../projections/bookings/booking-querie
 import { findBusyTimes } from '../../projections/bookings/busy-times.js';
 import { findScheduleHead, renderScheduleBookings, renderTimesInSql, type ScheduleView } from '../../projections/bookings/schedule-json.js';
 import { principalOf } from '../authenticate.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../services.js';
 import { anonymousBookingJson, bookingJson, timeJson } from './booking-json.js';
 
 const maxRangeDays = 366;
