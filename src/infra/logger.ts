@@ -15,8 +15,9 @@ export function prettyLogs(env: Record<string, string | undefined> = process.env
 }
 
 export function createLogger(level = process.env.LOG_LEVEL || 'info', readable = prettyLogs()): Logger {
-  const options = { level, base: { service: 'workspace-booking' } };
+  // The pid tells the processes of a multi-process start apart.
+  const options = { level, base: { pid: process.pid, service: 'workspace-booking' } };
   if (!readable) return pino(options);
   // Synchronous: lines written just before an exit are not lost.
-  return pino(options, pretty({ sync: true, ignore: 'pid,hostname,service', translateTime: 'SYS:HH:MM:ss.l' }));
+  return pino(options, pretty({ sync: true, ignore: 'hostname,service', translateTime: 'SYS:HH:MM:ss.l' }));
 }
