@@ -73,3 +73,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 export async function dropTemplateDatabase(): Promise<void> {
   if (template) await (await template).drop();
 }
+
+/** Makes the migrated template (or dump) ahead of the first suite (mocha root hook). */
+export async function prepareTestDatabases(): Promise<void> {
+  if (postgresServer) await migratedTemplate();
+  else await migratedEmbeddedDump();
+}
