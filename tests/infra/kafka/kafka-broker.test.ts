@@ -8,31 +8,34 @@ import { createLogger } from '../../../src/infra/logger.js';
 import { kafkaRelay } from '../../../src/workers/kafka/kafka-relay.js';
 import { processBatch } from '../../../src/workers/process-batch.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
+import { kafkaAvailability, startKafkaBroker, type KafkaBroker } from '../../support/kafka-broker.js';
 import { bookingCreated, sampleBooking } from '../../workers/booking-event-fixture.js';
 import { logSettled, waitFor } from '../../workers/worker-test-kit.js';
 
-const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
-
-(brokers.length > 0 ? describe : describe.skip)('Kafka relay against a real broker (runs only when KAFKA_BROKERS is set)', () => {
+(kafkaAvailability() ? describe : describe.skip)('Kafka relay against a real broker (KAFKA_BROKERS, or KAFKA_LIBS to start one)', () => {
   const topic = `booking-events-test-${randomUUID()}`;
-  const kafka = new Kafka({ clientId: 'booking-contract-test', brokers, logLevel: logLevel.NOTHING });
+  let broker: KafkaBroker;
+  let kafka: Kafka;
   let database: TestDatabase;
   let eventStore: EventStore;
   let producer: Producer;
 
   before(async function () {
-    this.timeout(60_000);
+    this.timeout(120_000);
+    broker = await startKafkaBroker();
+    kafka = new Kafka({ clientId: 'booking-contract-test', brokers: broker.brokers, logLevel: logLevel.NOTHING });
     database = await createTestDatabase();
     eventStore = createPostgresEventStore(database.db);
     const admin = kafka.admin();
     await admin.connect();
     await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
     await admin.disconnect();
-    producer = createKafkaProducer(brokers, createLogger('silent'));
+    producer = createKafkaProducer(broker.brokers, createLogger('silent'));
   });
   after(async () => {
     await producer?.disconnect();
     await database?.destroy();
+    await broker?.stop();
   });
 
   it('delivers each booking event once per partition key, in log order, with CloudEvents headers', async function () {
