@@ -62,14 +62,20 @@ describe('the service process', () => {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    await until(() => /listening on port \d+/.test(output), 'the server to listen');
-    const port = Number(/listening on port (\d+)/.exec(output)![1]);
-    const [server] = listeningPids(output);
-    expect((await fetch(`http://127.0.0.1:${port}/booking/v1/health`)).status).to.equal(200);
-    child.kill('SIGTERM');
-    await exited;
-    await until(() => !alive(server!), 'the server process to exit', 20_000);
-    expect(await fetch(`http://127.0.0.1:${port}/booking/v1/health`).then(() => 'answered', () => 'refused')).to.equal('refused');
+    let server: number | undefined;
+    try {
+      await until(() => /listening on port \d+/.test(output), 'the server to listen');
+      const port = Number(/listening on port (\d+)/.exec(output)![1]);
+      server = listeningPids(output)[0];
+      expect((await fetch(`http://127.0.0.1:${port}/booking/v1/health`)).status).to.equal(200);
+      child.kill('SIGTERM');
+      await exited;
+      await until(() => !alive(server!), 'the server process to exit', 20_000);
+      expect(await fetch(`http://127.0.0.1:${port}/booking/v1/health`).then(() => 'answered', () => 'refused')).to.equal('refused');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      if (server && alive(server)) process.kill(server, 'SIGKILL');
+    }
   });
 
   describe('on PostgreSQL', () => {
@@ -83,15 +89,22 @@ describe('the service process', () => {
     it('serves HTTP from WEB_CONCURRENCY processes and stops every one on SIGTERM', async function () {
       this.timeout(240_000);
       const service = await startServiceProcess({ DATA_DIR: dataDir, ...database.env, WEB_CONCURRENCY: '2' });
-      await until(() => listeningPids(service.output()).length === 2 && /ready on/.test(service.output()), 'two HTTP processes');
-      const pids = listeningPids(service.output());
-      expect(new Set(pids).size).to.equal(2);
-      expect(pids).not.to.include(service.child.pid);
-      for (let i = 0; i < 6; i++) expect((await fetch(`${service.url}/booking/v1/health`)).status).to.equal(200);
-      service.child.kill('SIGTERM');
-      expect(await service.exited).to.equal(0);
-      for (const pid of pids) expect(alive(pid), `process ${pid}`).to.equal(false);
-      expect(service.output()).to.match(/shutting down every process/);
+      let pids: number[] = [];
+      try {
+        await until(() => listeningPids(service.output()).length === 2 && /ready on/.test(service.output()), 'two HTTP processes');
+        pids = listeningPids(service.output());
+        expect(new Set(pids).size).to.equal(2);
+        expect(pids).not.to.include(service.child.pid);
+        for (let i = 0; i < 6; i++) expect((await fetch(`${service.url}/booking/v1/health`)).status).to.equal(200);
+        service.child.kill('SIGTERM');
+        expect(await service.exited).to.equal(0);
+        for (const pid of pids) expect(alive(pid), `process ${pid}`).to.equal(false);
+        expect(service.output()).to.match(/shutting down every process/);
+      } finally {
+        // A failed assertion must not leave the processes behind.
+        await service.stop();
+        for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+      }
     });
   });
 });
