@@ -10,6 +10,7 @@ import jwt from 'jsonwebtoken';
 import { createDatabase } from '../src/infra/db/database.js';
 import { migrateToLatest } from '../src/infra/db/migrate.js';
 import { createPostgresEventStore } from '../src/infra/event-store/postgres-event-store.js';
+import { projectors } from '../src/projections/projectors.js';
 import { createScratchDatabase } from '../tests/support/scratch-database.js';
 import { measure, type Measurement, type Scenario } from './measure.js';
 import { seedBenchData, type BenchResource } from './seed-bench-data.js';
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
   try {
     await migrateToLatest(db);
     const seedStart = Date.now();
-    const data = await seedBenchData(db, createPostgresEventStore(db), sizes);
+    const data = await seedBenchData(db, createPostgresEventStore(db, { projections: projectors }), sizes);
     const seedSeconds = (Date.now() - seedStart) / 1000;
     const postgres = await sql<{ version: string }>`select version()`.execute(db);
 

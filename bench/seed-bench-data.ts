@@ -8,9 +8,11 @@ import { decideCompletion } from '../src/domain/booking/decide-system-moves.js';
 import { decideRegister } from '../src/domain/resource/decide-resource.js';
 import { resourceStreamId, type Resource } from '../src/domain/resource/resource.js';
 import type { Database } from '../src/infra/db/database.js';
-import type { EventStore, InlineProjection, NewEvent } from '../src/infra/event-store/event-store.js';
+import type { Transaction } from 'kysely';
+import type { DB } from '../src/infra/db/schema.js';
+import type { EventStore, InTransaction, NewEvent } from '../src/infra/event-store/event-store.js';
+import { createPostgresEventStore } from '../src/infra/event-store/postgres-event-store.js';
 import { bookingToRow } from '../src/projections/bookings/booking-row.js';
-import { inlineProjection } from '../src/projections/inline-projection.js';
 import { findResource } from '../src/projections/resources/resource-queries.js';
 
 export type BenchResource = { id: string; zoneId: string };
@@ -28,10 +30,12 @@ export type BenchData = {
   fresh: BenchResource;
 };
 
+type Store = EventStore<Transaction<DB>>;
+
 const hour = 3_600_000;
 const system: Principal = { sub: 'bench-seed', workspace: null, level: 1, groups: [], email: null };
 
-async function register(db: Database, store: EventStore, workspace: string, zoneId: string, now: Temporal.Instant): Promise<Resource> {
+async function register(db: Database, store: Store, workspace: string, zoneId: string, now: Temporal.Instant): Promise<Resource> {
   const id = randomUUID();
   const event = decideRegister(
     { id, workspace, resourceType: 'zone', resourceId: zoneId, resourceName: zoneId, bookingPolicy: { maxAdvanceDays: 3650 } },
@@ -39,7 +43,7 @@ async function register(db: Database, store: EventStore, workspace: string, zone
     system,
     now,
   );
-  await store.appendToStream(resourceStreamId(id), [event], 'no_stream', { inlineProjection });
+  await store.appendToStream(resourceStreamId(id), [event], 'no_stream');
   return (await findResource(db, id))!;
 }
 
@@ -55,11 +59,11 @@ function created(resource: Resource, startMs: number, minutes: number, booker: s
   return event.data.booking;
 }
 
-/** Appends in batches on one stream, each batch through the event store with the given projection. */
-async function appendInBatches(store: EventStore, streamId: string, events: NewEvent[], batch: number, projection: InlineProjection): Promise<void> {
+/** Appends in batches on one stream, each batch through the given event store (and its projections). */
+async function appendInBatches(store: Store, streamId: string, events: NewEvent[], batch: number, inTransaction?: InTransaction<Transaction<DB>>): Promise<void> {
   let revision = 0; // the registration
   for (let i = 0; i < events.length; i += batch) {
-    const result = await store.appendToStream(streamId, events.slice(i, i + batch), revision, { inlineProjection: projection });
+    const result = await store.appendToStream(streamId, events.slice(i, i + batch), revision, { inTransaction });
     revision = result.nextExpectedRevision;
   }
 }
@@ -68,7 +72,7 @@ async function appendInBatches(store: EventStore, streamId: string, events: NewE
  * History seeding in bulk: the bookings read model gets each booking's last state of the batch in
  * one statement, as the per-event projection would leave it (completed bookings have no timers).
  */
-const bulkBookingsProjection: InlineProjection = async (trx, events) => {
+const bulkBookingsProjection: InTransaction<Transaction<DB>> = async (trx, events) => {
   const latest = new Map<string, Booking>();
   for (const event of events) {
     const { booking } = event.data as BookingEvent['data'];
@@ -80,7 +84,7 @@ const bulkBookingsProjection: InlineProjection = async (trx, events) => {
 
 export async function seedBenchData(
   db: Database,
-  store: EventStore,
+  store: Store,
   options: { spreadResources: number; busyBookings: number; historyEvents: number },
 ): Promise<BenchData> {
   const workspace = randomUUID();
@@ -97,7 +101,7 @@ export async function seedBenchData(
   const busyBookings = Array.from({ length: options.busyBookings }, (_, i) =>
     created(busy, firstDayMs + Math.floor(i / 10) * 24 * hour + (8 + (i % 10)) * hour, 60, `user-${i % 50}`, now),
   );
-  await appendInBatches(store, resourceStreamId(busy.id), busyBookings.map((booking) => ({ type: 'BookingCreated', data: { booking, by: booking.bookerProfileId, at: booking.createdAt } })), 500, inlineProjection);
+  await appendInBatches(store, resourceStreamId(busy.id), busyBookings.map((booking) => ({ type: 'BookingCreated', data: { booking, by: booking.bookerProfileId, at: booking.createdAt } })), 500);
 
   // Years of history: half-hour bookings back from yesterday, each created and completed (two events).
   const history = await register(db, store, workspace, 'zone-history', now);
@@ -109,7 +113,9 @@ export async function seedBenchData(
     historyEvents.push({ type: 'BookingCreated', data: { booking, by: booking.bookerProfileId, at: booking.createdAt } });
     historyEvents.push(...decideCompletion(booking, Temporal.Instant.fromEpochMilliseconds(startMs + hour / 2)));
   }
-  await appendInBatches(store, resourceStreamId(history.id), historyEvents.slice(0, options.historyEvents), 2000, bulkBookingsProjection);
+  // A store without projections: the bulk statement stands in for them.
+  const bulkStore = createPostgresEventStore(db, { projections: [] });
+  await appendInBatches(bulkStore, resourceStreamId(history.id), historyEvents.slice(0, options.historyEvents), 2000, bulkBookingsProjection);
 
   const toBench = (r: Resource): BenchResource => ({ id: r.id, zoneId: r.resourceId });
   return {

@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import type { Services } from './api/services.js';
+import type { Services } from './services.js';
 import { ensureDevSigningKey } from './infra/auth/dev-signing-key.js';
 import { createTokenVerifier } from './infra/auth/token-verifier.js';
 import { ConfigError, type Config } from './infra/config.js';
@@ -9,6 +9,7 @@ import { createLocalDeviceDirectory } from './infra/device-service/local-device-
 import { createRemoteDeviceDirectory } from './infra/device-service/remote-device-directory.js';
 import { createPostgresEventStore } from './infra/event-store/postgres-event-store.js';
 import type { Logger } from './infra/logger.js';
+import { projectors } from './projections/projectors.js';
 import { createPublishing } from './infra/publishing/create-publishing.js';
 
 export type RunningServices = Services & { close(): Promise<void> };
@@ -41,7 +42,7 @@ export async function createServices(config: Config, logger: Logger, database?: 
     config,
     db,
     logger,
-    eventStore: createPostgresEventStore(db),
+    eventStore: createPostgresEventStore(db, { projections: projectors }),
     now: () => Temporal.Now.instant(),
     devices: config.deviceServiceUrl ? createRemoteDeviceDirectory(config.deviceServiceUrl) : createLocalDeviceDirectory(db),
     verifyToken,

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { pingDatabase } from '../infra/db/database.js';
-import type { Services } from './services.js';
+import type { Services } from '../services.js';
 
 const timeoutMs = 2_000;
 

@@ -12,6 +12,9 @@ const statusOf: Record<DomainErrorCode, number> = {
   outside_checkin_window: 409,
   already_registered: 409,
   resource_not_found: 422,
+  record_conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
   dependency_unavailable: 503,
 };
 

@@ -1,34 +1,45 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Executor } from '../infra/db/database.js';
-import type { NewEvent, RecordedEvent } from '../infra/event-store/event-store.js';
-import { WrongExpectedRevisionError } from '../infra/event-store/wrong-expected-revision-error.js';
-import { inlineProjection } from '../projections/inline-projection.js';
+import type { Transaction } from 'kysely';
 import { DomainError } from '../domain/domain-error.js';
+import type { Executor } from '../infra/db/database.js';
+import type { DB } from '../infra/db/schema.js';
+import type { EventOf, InTransaction, RecordedEvent } from '../infra/event-store/event-store.js';
+import { WrongExpectedRevisionError } from '../infra/event-store/wrong-expected-revision-error.js';
 import type { CommandContext } from './command-context.js';
 import { withStreamLock } from './with-stream-lock.js';
 
 const maxAttempts = 25;
 
-export type CommandSpec<State> = {
+/** A failure inside the append that is no version conflict: usually a constraint of a read model. */
+export type AppendFailure = { code?: string; constraint?: string };
+
+export type CommandSpec<State, Event extends EventOf> = {
   /** Reads the state the decision needs from the read models (kept current inside each append). */
   load: (db: Executor) => Promise<State>;
   /** Pure decision: the events to append, none when nothing changes; throws DomainError to refuse. */
-  decide: (state: State) => NewEvent[];
+  decide: (state: State) => Event[];
   /**
    * A constraint of the read model failing inside the append (e.g. the overlap exclusion): a
    * DomainError answers the client, 'retry' reloads and decides again; anything else propagates.
    */
-  onConstraintViolation?: (error: { code?: string; constraint?: string }) => DomainError | 'retry' | undefined;
+  onConstraintViolation?: (error: AppendFailure) => DomainError | 'retry' | undefined;
+  /** Checks and writes beside the events, in the append's transaction (see InTransaction). */
+  inTransaction?: InTransaction<Transaction<DB>>;
 };
 
-export type CommandResult<State> = { state: State; events: RecordedEvent[] };
+export type CommandResult<State, Event extends EventOf> = { state: State; events: RecordedEvent<Event>[] };
 
 /**
- * 1. read the stream revision, 2. load the state, 3. decide, 4. append expecting that revision.
- * The revision is read before the state, so anything committed in between makes the append fail
- * and the decision is taken again on fresh state.
+ * The one command-handling loop of every area: 1. read the stream revision, 2. load the state,
+ * 3. decide, 4. append expecting that revision (the store runs its projections in the append's
+ * transaction). The revision is read before the state, so anything committed in between makes the
+ * append fail and the decision is taken again on fresh state.
  */
-export async function handleCommand<State>(ctx: CommandContext, streamId: string, spec: CommandSpec<State>): Promise<CommandResult<State>> {
+export async function handleCommand<State, Event extends EventOf>(
+  ctx: CommandContext,
+  streamId: string,
+  spec: CommandSpec<State, Event>,
+): Promise<CommandResult<State, Event>> {
   return withStreamLock(streamId, async () => {
     for (let attempt = 1; ; attempt++) {
       const revision = await ctx.eventStore.readStreamRevision(streamId);
@@ -36,10 +47,11 @@ export async function handleCommand<State>(ctx: CommandContext, streamId: string
       const events = spec.decide(state);
       if (events.length === 0) return { state, events: [] };
       try {
-        const result = await ctx.eventStore.appendToStream(streamId, events, revision ?? 'no_stream', { inlineProjection });
-        return { state, events: result.events };
+        const result = await ctx.eventStore.appendToStream(streamId, events, revision ?? 'no_stream', { inTransaction: spec.inTransaction });
+        // The store hands back what it was given, recorded.
+        return { state, events: result.events as RecordedEvent<Event>[] };
       } catch (error) {
-        const verdict = error instanceof WrongExpectedRevisionError ? 'retry' : spec.onConstraintViolation?.(error as { code?: string });
+        const verdict = error instanceof WrongExpectedRevisionError ? 'retry' : spec.onConstraintViolation?.(error as AppendFailure);
         if (verdict instanceof DomainError) throw verdict;
         if (verdict !== 'retry') throw error;
         if (attempt >= maxAttempts) {

@@ -9,6 +9,9 @@ export type DomainErrorCode =
   | 'outside_checkin_window'
   | 'already_registered'
   | 'resource_not_found'
+  | 'record_conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
   | 'dependency_unavailable';
 
 export type BookingConflict = { bookingId: string; startTime: string; endTime: string };
@@ -39,3 +42,9 @@ export const notFound = (what: string) => new DomainError('not_found', `${what} 
 export const forbidden = (message: string) => new DomainError('forbidden', message);
 export const policyViolation = (policy: string, message: string) => new DomainError('policy_violation', message, { policy });
 export const invalidTransition = (message: string) => new DomainError('invalid_transition', message);
+/** A write that contradicts stored records (duplicate id, a zone with children, an app already submitted). */
+export const recordConflict = (message: string) => new DomainError('record_conflict', message);
+/** An upload over one of its size limits. */
+export const payloadTooLarge = (message: string) => new DomainError('payload_too_large', message);
+/** An upload whose content is not of an accepted type (not multipart, not a ZIP, not an image). */
+export const unsupportedMediaType = (message: string) => new DomainError('unsupported_media_type', message);

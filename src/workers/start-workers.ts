@@ -1,9 +1,9 @@
-import type { Services } from '../api/services.js';
+import type { Services } from '../services.js';
 import { ConfigError } from '../infra/config.js';
 import { createKafkaProducer } from '../infra/kafka/create-kafka-producer.js';
 import { deviceDeletions } from './devices/device-deletions.js';
 import { startReconciliation } from './devices/start-reconciliation.js';
-import { createExclusiveLock } from './exclusive-lock.js';
+import { createExclusiveLock } from './create-exclusive-lock.js';
 import { kafkaRelay } from './kafka/kafka-relay.js';
 import type { Processor } from './processor.js';
 import { startProcessor } from './start-processor.js';

@@ -1,6 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { sql } from 'kysely';
+import { projectors } from '../../src/projections/projectors.js';
 import { rebuildReadModels } from '../../src/projections/rebuild-read-models.js';
 import { bookingBody, registerZone, setClock } from '../api/booking/booking-api.js';
+import { catalogClient } from '../api/catalog/catalog-api.js';
+import { deviceBody } from '../api/records/record-api.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 describe('rebuilding the read models from the log', function () {
@@ -12,11 +17,15 @@ describe('rebuilding the read models from the log', function () {
   });
   after(() => server.stop());
 
-  const snapshot = async () => ({
-    resources: await server.database.db.selectFrom('resources').selectAll().orderBy('id').execute(),
-    bookings: await server.database.db.selectFrom('bookings').selectAll().orderBy('id').execute(),
-    timers: await server.database.db.selectFrom('timers').selectAll().orderBy('booking_id').orderBy('kind').execute(),
-  });
+  /** Every table a projector owns, whole rows in a stable order. */
+  const snapshot = async () => {
+    const tables: Record<string, unknown[]> = {};
+    for (const table of projectors.flatMap((p) => p.tables)) {
+      const { rows } = await sql<{ row: unknown }>`select to_jsonb(t) as row from ${sql.table(table)} as t order by to_jsonb(t)::text`.execute(server.database.db);
+      tables[table] = rows.map((r) => r.row);
+    }
+    return tables;
+  };
 
   it('gives tables equal to the live ones after every kind of change', async () => {
     const admin = server.token({ level: 'LV2', sub: 'admin' });
@@ -47,12 +56,48 @@ describe('rebuilding the read models from the log', function () {
 
     const live = await snapshot();
     expect(live.resources).to.have.length(3);
-    expect(live.bookings.length).to.be.greaterThan(10);
-    expect(live.timers.length).to.be.greaterThan(5);
+    expect(live.timers).to.not.be.empty;
+    expect(live.bookings!.length).to.be.greaterThan(10);
+    expect(live.timers!.length).to.be.greaterThan(5);
     expect(room).to.be.a('string');
 
     const { events } = await rebuildReadModels(server.database.db);
     expect(events).to.be.greaterThan(20);
+    expect(await snapshot()).to.deep.equal(live);
+  });
+
+  it('rebuilds the device and catalog records too, keeping what stays out of events', async () => {
+    const w = server.workspace;
+    const lv1 = server.token({ level: 'LV1', sub: 'root' });
+    const D = '/device/v1/devices';
+    const Z = '/device/v1/zones';
+    expect((await server.request('POST', Z, { body: { id: 'hq', name: 'HQ', workspace: w } })).status).to.equal(201);
+    expect((await server.request('POST', Z, { body: { id: 'floor-1', name: 'Floor 1', parentZoneId: 'hq', workspace: w } })).status).to.equal(201);
+    expect((await server.request('POST', Z, { body: { id: 'gone', name: 'Gone', workspace: w } })).status).to.equal(201);
+    expect((await server.request('PATCH', `${Z}/floor-1`, { body: { name: 'First floor' } })).status).to.equal(200);
+    expect((await server.request('DELETE', `${Z}/gone`)).status).to.equal(200);
+    expect((await server.request('POST', D, { body: deviceBody('sensor', w) })).status).to.equal(201);
+    expect((await server.request('POST', D, { body: deviceBody('mover', w) })).status).to.equal(201);
+    expect((await server.request('POST', `${D}/sensor/apikey`)).status).to.equal(201);
+    expect((await server.request('POST', `${D}/mover/apikey`)).status).to.equal(201);
+    const target = randomUUID();
+    expect((await server.request('POST', `${D}/mover/workspace`, { body: { workspace: { id: target } }, token: lv1 })).status).to.be.lessThan(300);
+
+    const catalog = catalogClient(server);
+    const publisher = await catalog.publisher('rebuild');
+    const project = await catalog.project('notes', '1.0', publisher.id);
+    const application = await catalog.application('notes', '1.0', project.id, { publisherId: publisher.id });
+    await catalog.moveTo(application.id, 'RELEASE');
+    expect((await catalog.call('PATCH', `/publishers/${publisher.id}`, { verified: true })).status).to.equal(200);
+    await server.database.db.updateTable('publishers').set({ oauth_provider: 'github', oauth_subject: '42' }).where('id', '=', publisher.id).execute();
+    await server.database.db.updateTable('applications').set({ package: Buffer.from('PK') }).where('id', '=', application.id).execute();
+
+    const live = await snapshot();
+    expect((live.zones as { id: string }[]).map((z) => z.id)).to.include.members(['hq', 'floor-1']).and.not.include('gone');
+    expect(live.devices).to.have.length(2);
+    expect((live.devices as { api_key_hash: string | null }[]).every((d) => d.api_key_hash !== null)).to.equal(true);
+    expect(live.applications).to.have.length(1);
+    await rebuildReadModels(server.database.db);
     expect(await snapshot()).to.deep.equal(live);
   });
 

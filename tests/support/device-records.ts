@@ -1,6 +1,14 @@
+import { zoneCreated } from '../../src/domain/records/device-record-events.js';
 import type { Database } from '../../src/infra/db/database.js';
+import { createPostgresEventStore } from '../../src/infra/event-store/postgres-event-store.js';
+import { projectors } from '../../src/projections/projectors.js';
 
-/** Puts a zone into the service's own device records, as the device service would hold it. */
+/**
+ * Puts a zone into the service's own device records, as the device service would hold it: through
+ * the log (ZoneCreated) like any write, so that a rebuild of the read models finds it again.
+ */
 export async function seedZone(db: Database, workspace: string, id: string, name = `Zone ${id}`): Promise<void> {
-  await db.insertInto('zones').values({ workspace, id, name, parent_zone_id: null }).execute();
+  const record = { id, name, parentZoneId: null, workspace };
+  const event = { type: zoneCreated, data: { workspace, id, record, by: 'test-seed', at: new Date().toISOString() } };
+  await createPostgresEventStore(db, { projections: projectors }).appendToStream(`zone-${workspace}-${id}`, [event], 'no_stream');
 }

@@ -4,7 +4,7 @@ import type { Config } from '../../src/infra/config.js';
 import type { EventStore, RecordedEvent } from '../../src/infra/event-store/event-store.js';
 import { createPostgresEventStore } from '../../src/infra/event-store/postgres-event-store.js';
 import { createLogger } from '../../src/infra/logger.js';
-import { createExclusiveLock } from '../../src/workers/exclusive-lock.js';
+import { createExclusiveLock } from '../../src/workers/create-exclusive-lock.js';
 import { processBatch } from '../../src/workers/process-batch.js';
 import type { Processor } from '../../src/workers/processor.js';
 import { readCheckpoint } from '../../src/workers/processor-checkpoint.js';
@@ -45,7 +45,7 @@ describe('processors following the global log', () => {
 
   beforeEach(async () => {
     database = await createTestDatabase();
-    eventStore = createPostgresEventStore(database.db);
+    eventStore = createPostgresEventStore(database.db, { projections: [] });
   });
   afterEach(() => database.destroy());
 
@@ -161,7 +161,7 @@ describe('processors following the global log', () => {
     it('never skips an event that a slower transaction commits after a later one', async () => {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
-      const slow = eventStore.appendToStream('slow', [{ type: 'Noted', data: { n: 1 } }], 'any', { inlineProjection: () => gate });
+      const slow = eventStore.appendToStream('slow', [{ type: 'Noted', data: { n: 1 } }], 'any', { inTransaction: () => gate });
       await sleep(50);
       await eventStore.appendToStream('fast', [{ type: 'Noted', data: { n: 1 } }], 'any');
       const { seen, processor } = recorder('late-commit');

@@ -6,9 +6,9 @@ import type { BookingStatus } from '../../domain/booking/booking.js';
 import { visibleBooking } from '../../domain/booking/booking-access.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import { findBooking, listBookings, type BookingFilter } from '../../projections/bookings/booking-queries.js';
-import { pageOf } from '../../projections/page.js';
+import { pageOf } from '../../domain/page.js';
 import { principalOf } from '../authenticate.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../services.js';
 import { bookingJson } from './booking-json.js';
 
 type ListQuery = {

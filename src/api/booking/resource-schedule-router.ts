@@ -9,7 +9,7 @@ import { invalidRequest } from '../../domain/domain-error.js';
 import { canonicalTimeZone } from '../../domain/time/time-zone.js';
 import { findActiveOverlapping, findScheduledBookings } from '../../projections/bookings/booking-queries.js';
 import { principalOf } from '../authenticate.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../services.js';
 import { anonymousBookingJson, bookingJson, timeJson } from './booking-json.js';
 
 const maxRangeDays = 366;

@@ -6,7 +6,7 @@ import { updateResource } from '../../commands/resource/update-resource.js';
 import type { ResourceType } from '../../domain/resource/resource.js';
 import { listResources } from '../../projections/resources/resource-queries.js';
 import { principalOf } from '../authenticate.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../services.js';
 import { resourceJson } from './resource-json.js';
 
 type ListQuery = { workspace?: string; resourceType?: ResourceType; isActive?: boolean; page: number; limit: number };

@@ -4,7 +4,7 @@ import { createSeries, type CreatedSeries } from '../../commands/booking/series/
 import { previewSeries } from '../../commands/booking/series/preview-series.js';
 import { updateSeries } from '../../commands/booking/series/update-series.js';
 import { principalOf } from '../authenticate.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../services.js';
 import { bookingJson } from './booking-json.js';
 
 const seriesJson = ({ parent, occurrences }: CreatedSeries) => ({ parent: bookingJson(parent), occurrences: occurrences.map((b) => bookingJson(b)) });

@@ -3,7 +3,7 @@ import type { Principal } from '../../domain/access/principal.js';
 import { forbidden, notFound } from '../../domain/domain-error.js';
 import { listDeadLetters, redeliverDeadLetter } from '../../infra/webhooks/dead-letters.js';
 import { principalOf } from '../authenticate.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../services.js';
 
 /** LV1 sees every workspace, LV2 its own; nobody else handles deliveries. */
 function deadLetterScope(actor: Principal): string | undefined {

@@ -11,7 +11,7 @@ import { principalOf } from '../authenticate.js';
 import { recordQueryOf } from '../records/record-query-string.js';
 import { recordIdOf, requestedWorkspaceOf } from '../records/record-request.js';
 import { recordRouter } from '../records/record-router.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../services.js';
 
 type StatusBody = { status: ApplicationStatus };
 

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { projects, publishers } from '../../commands/catalog/catalog-records.js';
 import { recordRouter } from '../records/record-router.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../services.js';
 import { applicationsRouter } from './applications-router.js';
 import { marketplaceRouter } from './marketplace-router.js';
 import { purchasesRouter } from './purchases-router.js';

@@ -6,7 +6,7 @@ import { marketplaceKind } from '../../infra/records/catalog/marketplace-kind.js
 import { selectRecordPage } from '../../infra/records/select-records.js';
 import { recordQueryOf } from '../records/record-query-string.js';
 import { recordIdOf } from '../records/record-request.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../services.js';
 
 /**
  * GET /catalog/v1/marketplace and /{id}: the released applications, for every level (they belong

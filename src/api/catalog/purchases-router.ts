@@ -3,7 +3,7 @@ import { purchases } from '../../commands/catalog/catalog-records.js';
 import { principalOf } from '../authenticate.js';
 import { requestedWorkspaceOf } from '../records/record-request.js';
 import { recordRouter } from '../records/record-router.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../services.js';
 
 type PurchaseBody = Record<string, unknown>;
 

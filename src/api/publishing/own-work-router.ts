@@ -4,7 +4,7 @@ import { parseListQuery } from '../../domain/records/parse-record-query.js';
 import type { RecordKind } from '../../domain/records/record-kind.js';
 import { ownApplicationKind, ownProjectKind } from '../../infra/records/catalog/own-work-kinds.js';
 import { recordQueryOf } from '../records/record-query-string.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../services.js';
 import { enabledPublishing } from './enabled-publishing.js';
 import { publisherPrincipalOf } from './publisher-principal-of.js';
 

@@ -1,10 +1,9 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { invalidRequest } from '../../domain/domain-error.js';
+import { invalidRequest, payloadTooLarge, unsupportedMediaType } from '../../domain/domain-error.js';
 import { publishLimits } from '../../domain/publishing/publish-limits.js';
 import { isPublishFormField } from '../../domain/publishing/publish-form.js';
 import type { PublishUpload, UploadedFile } from '../../domain/publishing/publish-upload.js';
-import { tooLarge, unsupportedMediaType } from '../../domain/publishing/upload-refused-error.js';
 
 const MiB = 1024 * 1024;
 
@@ -22,7 +21,7 @@ const fileLimits: Record<string, number> = {
 export function readPublishUpload(req: Request): Promise<PublishUpload> {
   if (!req.is('multipart/form-data')) throw unsupportedMediaType('the upload must be multipart/form-data');
   if (Number(req.headers['content-length']) > publishLimits.requestBytes) {
-    throw tooLarge(`the request is larger than ${publishLimits.requestBytes / MiB} MiB`);
+    throw payloadTooLarge(`the request is larger than ${publishLimits.requestBytes / MiB} MiB`);
   }
   let parser: busboy.Busboy;
   try {
@@ -52,7 +51,7 @@ export function readPublishUpload(req: Request): Promise<PublishUpload> {
 
     const countBytes = (chunk: Buffer) => {
       received += chunk.length;
-      if (received > publishLimits.requestBytes) fail(tooLarge(`the request is larger than ${publishLimits.requestBytes / MiB} MiB`));
+      if (received > publishLimits.requestBytes) fail(payloadTooLarge(`the request is larger than ${publishLimits.requestBytes / MiB} MiB`));
     };
     function fail(error: Error) {
       if (failed) return;
@@ -65,7 +64,7 @@ export function readPublishUpload(req: Request): Promise<PublishUpload> {
 
     parser.on('field', (name, value, info) => {
       if (info.nameTruncated) return fail(invalidRequest('a field name is too long'));
-      if (info.valueTruncated) return fail(tooLarge(`${name} is larger than ${publishLimits.fieldBytes / 1024} KiB`));
+      if (info.valueTruncated) return fail(payloadTooLarge(`${name} is larger than ${publishLimits.fieldBytes / 1024} KiB`));
       if (Object.hasOwn(fileLimits, name)) return fail(invalidRequest(`${name} must be sent as a file`, `/body/${name}`));
       if (!isPublishFormField(name)) return fail(invalidRequest(`unknown form field "${name}"`, `/body/${name}`));
       if (fields.has(name)) return fail(invalidRequest(`${name} is given more than once`, `/body/${name}`));
@@ -87,7 +86,7 @@ export function readPublishUpload(req: Request): Promise<PublishUpload> {
       else upload.screenshots.push(file);
       const chunks: Buffer[] = [];
       let size = 0;
-      const overLimit = () => fail(tooLarge(`${name} is larger than ${limit / MiB} MiB`));
+      const overLimit = () => fail(payloadTooLarge(`${name} is larger than ${limit / MiB} MiB`));
       stream.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > limit) overLimit();
@@ -101,7 +100,7 @@ export function readPublishUpload(req: Request): Promise<PublishUpload> {
       });
     });
 
-    const tooMany = (what: string) => () => fail(tooLarge(`the form has too many ${what}`));
+    const tooMany = (what: string) => () => fail(payloadTooLarge(`the form has too many ${what}`));
     parser.on('partsLimit', tooMany('parts'));
     parser.on('filesLimit', tooMany('files'));
     parser.on('fieldsLimit', tooMany('fields'));

@@ -6,7 +6,7 @@ import { invalidRequest, notFound } from '../../domain/domain-error.js';
 import type { OAuthProviderName } from '../../infra/oauth/oauth-provider.js';
 import { signInRefused } from '../../infra/oauth/sign-in-failure.js';
 import { signInLifetimeMs, type SignInState } from '../../infra/oauth/sign-in-state.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../services.js';
 import { enabledPublishing } from './enabled-publishing.js';
 
 const cookieName = 'publisher_sign_in';

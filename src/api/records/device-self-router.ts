@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { updateDeviceSelf } from '../../commands/records/update-device-self.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../services.js';
 
 /** PUT /device/v1/devices/self: a device replaces its own record with its API key, no user token. */
 export function deviceSelfRouter(services: Services): Router {

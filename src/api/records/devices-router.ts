@@ -9,7 +9,7 @@ import { fieldSpec } from '../../domain/records/resolve-field.js';
 import { deviceKind } from '../../infra/records/device-kind.js';
 import { selectRecordPage } from '../../infra/records/select-records.js';
 import { principalOf } from '../authenticate.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../services.js';
 import { recordRouter } from './record-router.js';
 import { recordIdOf, requestedWorkspaceOf } from './record-request.js';
 

@@ -1,6 +1,9 @@
 import type { Principal } from '../../domain/access/principal.js';
 import type { Booking } from '../../domain/booking/booking.js';
-import { decideCancelBooking, decideCheckInBooking, decideCheckOutBooking, decideConfirmBooking } from '../../domain/booking/decide-booking-moves.js';
+import { decideCancelBooking } from '../../domain/booking/decide-cancel-booking.js';
+import { decideCheckInBooking } from '../../domain/booking/decide-check-in-booking.js';
+import { decideCheckOutBooking } from '../../domain/booking/decide-check-out-booking.js';
+import { decideConfirmBooking } from '../../domain/booking/decide-confirm-booking.js';
 import { notFound } from '../../domain/domain-error.js';
 import type { CommandContext } from '../command-context.js';
 import { handleBookingMove } from './handle-booking-move.js';

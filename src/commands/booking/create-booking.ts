@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../domain/access/principal.js';
 import type { Booking } from '../../domain/booking/booking.js';
-import type { BookingCreated } from '../../domain/booking/booking-events.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import { decideCreateBooking, type CreateBooking, type CreateBookingState } from '../../domain/booking/decide-create-booking.js';
-import { notFound } from '../../domain/domain-error.js';
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
 import { countActiveBookingsOfBooker, findResourceWithOverlapping } from '../../projections/bookings/booking-queries.js';
-import { findRegistration } from '../../projections/resources/resource-queries.js';
+import { findRegisteredResourceId, type FoundRegistration } from '../../projections/resources/find-registered-resource-id.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 import { overlapMeansRetry } from './overlap-means-retry.js';
@@ -23,11 +20,7 @@ export type CreateBookingInput = {
   bookerEmail?: string;
 };
 
-/**
- * The resource uuid of each (workspace, type, zone/device id) booked lately. A uuid never changes
- * its registration; a removed one is noticed in the load, which then looks the registration up again.
- */
-const registeredIds = new LRUCache<string, string>({ max: 10_000 });
+const unregistered: CreateBookingState = { resource: null, overlapping: [], activeBookingsOfBooker: 0 };
 
 /** Only what the decision needs: the resource, the active bookings in the way, the booker's count. */
 async function loadCreateState(db: Executor, resourceId: string, booker: string, command: CreateBooking): Promise<CreateBookingState> {
@@ -35,6 +28,20 @@ async function loadCreateState(db: Executor, resourceId: string, booker: string,
   const limit = resource?.bookingPolicy.maxBookingsPerUser ?? null;
   const activeBookingsOfBooker = limit === null ? 0 : await countActiveBookingsOfBooker(db, resourceId, booker, limit);
   return { resource, overlapping, activeBookingsOfBooker };
+}
+
+/**
+ * Books on the registration's stream. Without a registration the decider refuses in its own order
+ * (400 times, 403 level, 404 resource). Null only when a remembered registration's resource is gone.
+ */
+async function book(ctx: CommandContext, actor: Principal, command: CreateBooking, found: FoundRegistration | null): Promise<Booking | null> {
+  if (!found) return decideCreateBooking(command, unregistered, actor, ctx.now()).data.booking;
+  const { events } = await handleCommand(ctx, resourceStreamId(found.id), {
+    load: (db) => loadCreateState(db, found.id, actor.sub, command),
+    decide: (state) => (found.remembered && !state.resource ? [] : [decideCreateBooking(command, state, actor, ctx.now())]),
+    onConstraintViolation: overlapMeansRetry,
+  });
+  return events[0]?.data.booking ?? null;
 }
 
 /** Books the registered (token's workspace, resourceType, resourceId) on that resource's stream. */
@@ -46,24 +53,8 @@ export async function createBooking(ctx: CommandContext, actor: Principal, input
     endTime: parseClientInstant(input.endTime, '/body/endTime'),
     bookerEmail: input.bookerEmail,
   };
-  const key = `${actor.workspace}|${input.resourceType}|${input.resourceId}`;
-  for (;;) {
-    const cached = registeredIds.get(key);
-    const id = cached ?? (actor.workspace ? (await findRegistration(ctx.db, actor.workspace, input.resourceType, input.resourceId))?.id : undefined);
-    if (!id) {
-      // Refuses in the contract's order (400, 403, then 404).
-      decideCreateBooking(command, { resource: null, overlapping: [], activeBookingsOfBooker: 0 }, actor, ctx.now());
-      throw notFound('resource');
-    }
-    registeredIds.set(key, id);
-    const { events } = await handleCommand(ctx, resourceStreamId(id), {
-      load: (db) => loadCreateState(db, id, actor.sub, command),
-      // A remembered uuid whose resource is gone: look the registration up again before refusing.
-      decide: (loaded) => (cached && !loaded.resource ? [] : [decideCreateBooking(command, loaded, actor, ctx.now())]),
-      onConstraintViolation: overlapMeansRetry,
-    });
-    const created = events[0];
-    if (created) return (created.data as BookingCreated['data']).booking;
-    registeredIds.delete(key);
-  }
+  const key = { workspace: actor.workspace, resourceType: input.resourceType, resourceId: input.resourceId };
+  const booked = await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key));
+  // A remembered registration whose resource has been removed since: the table may hold a newer one.
+  return booked ?? (await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key, { fresh: true })))!;
 }

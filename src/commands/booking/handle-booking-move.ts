@@ -1,9 +1,8 @@
 import type { Booking } from '../../domain/booking/booking.js';
 import type { BookingEvent } from '../../domain/booking/booking-events.js';
-import type { BookingMoveState } from '../../domain/booking/decide-booking-moves.js';
+import type { BookingMoveState } from '../../domain/booking/booking-move-state.js';
 import { resourceStreamId } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
-import type { NewEvent } from '../../infra/event-store/event-store.js';
 import { findBookedResource, findBooking } from '../../projections/bookings/booking-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
@@ -22,7 +21,7 @@ const nothingMore = async (_db: Executor, base: BookingMoveState) => base;
 export async function handleBookingMove<State extends BookingMoveState>(
   ctx: CommandContext,
   bookingId: string,
-  decide: (state: State) => NewEvent[],
+  decide: (state: State) => BookingEvent[],
   loadMore: LoadMore<State> = nothingMore as LoadMore<State>,
 ): Promise<Booking | null> {
   const found = await findBooking(ctx.db, bookingId);
@@ -39,5 +38,5 @@ export async function handleBookingMove<State extends BookingMoveState>(
     onConstraintViolation: overlapMeansRetry,
   });
   const last = events.at(-1);
-  return last ? (last.data as BookingEvent['data']).booking : state.booking;
+  return last ? last.data.booking : state.booking;
 }

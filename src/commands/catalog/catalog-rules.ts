@@ -1,5 +1,4 @@
-import { invalidRequest } from '../../domain/domain-error.js';
-import { RecordConflictError } from '../../domain/records/record-conflict-error.js';
+import { invalidRequest, recordConflict } from '../../domain/domain-error.js';
 import type { RecordJson, RecordKey, RecordKind } from '../../domain/records/record-kind.js';
 import type { Executor } from '../../infra/db/database.js';
 import { findRecordWith } from '../../infra/records/catalog/find-record-with.js';
@@ -24,7 +23,7 @@ export function catalogRules(kind: RecordKind, spec: CatalogRuleSpec): RecordRul
       for (const fields of spec.unique) {
         const texts = records.map((record) => JSON.stringify(fields.map((field) => record[field])));
         const twice = records.find((_, i) => texts.indexOf(texts[i]!) !== i);
-        if (twice) throw new RecordConflictError(`${describeUnique(kind, fields, twice)} appears twice in the bulk`);
+        if (twice) throw recordConflict(`${describeUnique(kind, fields, twice)} appears twice in the bulk`);
       }
       for (const record of records) await checkRecord(db, kind, spec, record);
       return records;
@@ -34,7 +33,7 @@ export function catalogRules(kind: RecordKind, spec: CatalogRuleSpec): RecordRul
       if (change !== 'deleted') return checkRecord(trx, kind, spec, record);
       for (const dependent of spec.dependents) {
         if ((await findRecordWith(trx, dependent.kind, { [dependent.field]: key.id })) !== null) {
-          throw new RecordConflictError(`${kind.label} ${key.id} still has ${dependent.what}`);
+          throw recordConflict(`${kind.label} ${key.id} still has ${dependent.what}`);
         }
       }
       await spec.removedWith?.(trx, key);
@@ -53,7 +52,7 @@ async function checkRecord(db: Executor, kind: RecordKind, spec: CatalogRuleSpec
   for (const fields of spec.unique) {
     const values = Object.fromEntries(fields.map((field) => [field, record[field]]));
     if ((await findRecordWith(db, kind, values, record[kind.id.field] as string | number)) !== null) {
-      throw new RecordConflictError(`${describeUnique(kind, fields, record)} already exists`);
+      throw recordConflict(`${describeUnique(kind, fields, record)} already exists`);
     }
   }
 }

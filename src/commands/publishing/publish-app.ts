@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { invalidRequest } from '../../domain/domain-error.js';
+import { invalidRequest, recordConflict } from '../../domain/domain-error.js';
 import { decidePublish, type PublishingPublisher } from '../../domain/publishing/decide-publish.js';
 import { publishFormOf } from '../../domain/publishing/publish-form.js';
 import { publishImagesOf, type PublishImage } from '../../domain/publishing/publish-images.js';
 import type { PublishUpload } from '../../domain/publishing/publish-upload.js';
-import { RecordConflictError } from '../../domain/records/record-conflict-error.js';
 import type { RecordJson } from '../../domain/records/record-kind.js';
 import { checkZipPackage } from '../../infra/publishing/check-zip-package.js';
 import type { EnabledPublishing } from '../../infra/publishing/publishing.js';
@@ -13,7 +12,6 @@ import { nextRecordId } from '../../infra/records/record-rows.js';
 import { applications } from '../catalog/catalog-records.js';
 import type { CommandContext } from '../command-context.js';
 import { writeRecord } from '../records/write-record.js';
-import { alsoInAppend } from './also-in-append.js';
 
 /**
  * Judges an upload (400 form, 415 package and images, then decidePublish: 403, 404, 403, 409),
@@ -51,10 +49,17 @@ export async function publishApp(ctx: CommandContext, publishing: EnabledPublish
       iconUrl,
       screenshotUrls,
     };
-    const written = await writeRecord(alsoInAppend(ctx, (trx) => storeApplicationPackage(trx, id, pkg)), applications, { workspace: null, id }, `publisher:${publisher.id}`, (current) => {
-      if (current) throw new RecordConflictError(`Application '${id}' already exists`);
-      return { change: 'created', record };
-    });
+    const written = await writeRecord(
+      ctx,
+      applications,
+      { workspace: null, id },
+      `publisher:${publisher.id}`,
+      (current) => {
+        if (current) throw recordConflict(`Application '${id}' already exists`);
+        return { change: 'created', record };
+      },
+      { alsoWrite: (trx) => storeApplicationPackage(trx, id, pkg) },
+    );
     return written!;
   } catch (error) {
     await removeImages(ctx, publishing, storedKeys);

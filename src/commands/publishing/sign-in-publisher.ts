@@ -1,4 +1,4 @@
-import { RecordConflictError } from '../../domain/records/record-conflict-error.js';
+import { DomainError } from '../../domain/domain-error.js';
 import type { OAuthProviderName, ProviderIdentity } from '../../infra/oauth/oauth-provider.js';
 import { publisherTokenLifetimeSeconds, type PublisherTokens } from '../../infra/publishing/publisher-tokens.js';
 import { findPublisherByEmail, linkPublisherIdentity, type PublisherRow } from '../../infra/publishing/publishing-queries.js';
@@ -6,7 +6,6 @@ import { nextRecordId } from '../../infra/records/record-rows.js';
 import { publishers } from '../catalog/catalog-records.js';
 import type { CommandContext } from '../command-context.js';
 import { writeRecord } from '../records/write-record.js';
-import { alsoInAppend } from './also-in-append.js';
 
 /** The answer of a sign-in callback (contract §11). */
 export type PublisherSignIn = { accessToken: string; tokenType: 'Bearer'; expiresIn: number };
@@ -15,11 +14,14 @@ export type PublisherSignIn = { accessToken: string; tokenType: 'Bearer'; expire
 async function createPublisher(ctx: CommandContext, provider: OAuthProviderName, identity: ProviderIdentity): Promise<PublisherRow> {
   const id = await nextRecordId(ctx.db, publishers.kind.id.sequence!);
   const email = identity.email.toLowerCase();
-  const link = alsoInAppend(ctx, (trx) => linkPublisherIdentity(trx, id, provider, identity.subject));
-  await writeRecord(link, publishers, { workspace: null, id }, `publisher:${id}`, () => ({
-    change: 'created',
-    record: { id, email, name: identity.name, verified: false },
-  }));
+  await writeRecord(
+    ctx,
+    publishers,
+    { workspace: null, id },
+    `publisher:${id}`,
+    () => ({ change: 'created', record: { id, email, name: identity.name, verified: false } }),
+    { alsoWrite: (trx) => linkPublisherIdentity(trx, id, provider, identity.subject) },
+  );
   return { id, email, verified: false };
 }
 
@@ -33,7 +35,7 @@ export async function signInPublisher(ctx: CommandContext, tokens: PublisherToke
       publisher = await createPublisher(ctx, provider, identity);
     } catch (error) {
       // Two first sign-ins at once: the other one created the publisher.
-      publisher = error instanceof RecordConflictError ? await findPublisherByEmail(ctx.db, identity.email) : null;
+      publisher = error instanceof DomainError && error.code === 'record_conflict' ? await findPublisherByEmail(ctx.db, identity.email) : null;
       if (!publisher) throw error;
     }
   }

@@ -1,7 +1,6 @@
 import type { Principal } from '../../domain/access/principal.js';
-import { DomainError, forbidden, invalidRequest } from '../../domain/domain-error.js';
+import { DomainError, forbidden, invalidRequest, recordConflict } from '../../domain/domain-error.js';
 import { checkWorkspaceOfNewRecord } from '../../domain/records/record-access.js';
-import { RecordConflictError } from '../../domain/records/record-conflict-error.js';
 import { recordKeyOf, type RecordJson, type RecordKey } from '../../domain/records/record-kind.js';
 import { validateRecordInput } from '../../domain/records/validate-record-input.js';
 import { nextRecordId } from '../../infra/records/record-rows.js';
@@ -43,7 +42,7 @@ export async function createRecords(
     const twice = keys.find((key, i) => keys.findIndex((other) => keyText(other) === keyText(key)) !== i);
     if (twice) throw invalidRequest(`${kind.label} '${twice.id}' appears twice in the bulk`, '/body/bulk');
     const [existing] = await selectExistingKeys(ctx.db, kind, keys);
-    if (existing) throw new RecordConflictError(`${kind.label} '${existing.id}' already exists`);
+    if (existing) throw recordConflict(`${kind.label} '${existing.id}' already exists`);
   }
   const ordered = config.rules.prepareCreate ? await config.rules.prepareCreate(ctx.db, records) : records;
   const created: RecordJson[] = [];
@@ -51,7 +50,7 @@ export async function createRecords(
     for (const record of ordered) {
       const key = recordKeyOf(kind, record);
       const written = await writeRecord(ctx, config, key, actor.sub, (current) => {
-        if (current) throw new RecordConflictError(`${kind.label} '${key.id}' already exists`);
+        if (current) throw recordConflict(`${kind.label} '${key.id}' already exists`);
         return { change: 'created', record };
       });
       created.push(written!);

@@ -5,7 +5,7 @@ import type { RecordJson, RecordKey, RecordKind } from '../../domain/records/rec
 import type { Executor } from '../../infra/db/database.js';
 import type { DB } from '../../infra/db/schema.js';
 
-/** Rules of a kind beyond field types; both hooks refuse by throwing a DomainError or RecordConflictError. */
+/** Rules of a kind beyond field types; both hooks refuse by throwing a DomainError. */
 export type RecordRules = {
   /**
    * Runs before anything of a create (one record or a bulk) is written and may reorder the records.

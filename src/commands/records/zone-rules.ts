@@ -1,5 +1,5 @@
+import { recordConflict } from '../../domain/domain-error.js';
 import type { ZoneRecord } from '../../domain/records/device-record.js';
-import { RecordConflictError } from '../../domain/records/record-conflict-error.js';
 import { checkZoneParent, orderParentsFirst } from '../../domain/records/zone-hierarchy.js';
 import { selectExistingKeys } from '../../infra/records/select-records.js';
 import { zoneKind } from '../../infra/records/zone-kind.js';
@@ -22,7 +22,7 @@ export const zoneRules: RecordRules = {
     const zone = asZone(record);
     await lockZoneTree(trx, zone.workspace);
     if (change === 'deleted') {
-      if (await hasChildZones(trx, zone.workspace, zone.id)) throw new RecordConflictError(`Zone '${zone.id}' still has child zones`);
+      if (await hasChildZones(trx, zone.workspace, zone.id)) throw recordConflict(`Zone '${zone.id}' still has child zones`);
       return;
     }
     if (zone.parentZoneId === null) return;

@@ -31,20 +31,8 @@ export type BookingEvent =
   | BookingMarkedNoShow
   | BookingReminderIssued;
 
-export const bookingEventTypes: ReadonlySet<string> = new Set<BookingEvent['type']>([
-  'BookingCreated',
-  'BookingConfirmed',
-  'BookingRescheduled',
-  'BookingCancelled',
-  'BookingCheckedIn',
-  'BookingCheckedOut',
-  'BookingCompleted',
-  'BookingMarkedNoShow',
-  'BookingReminderIssued',
-]);
-
-/** The platform event name each booking event is published as (contract §8). */
-export const publishedEventName: Record<BookingEvent['type'], string> = {
+/** The platform event name each booking event is published as (contract §8); a kind left out does not compile. */
+export const publishedEventName = {
   BookingCreated: 'booking.create',
   BookingConfirmed: 'booking.confirm',
   BookingRescheduled: 'booking.reschedule',
@@ -54,4 +42,11 @@ export const publishedEventName: Record<BookingEvent['type'], string> = {
   BookingCompleted: 'booking.complete',
   BookingMarkedNoShow: 'booking.no_show',
   BookingReminderIssued: 'booking.reminder',
-};
+} as const satisfies Record<BookingEvent['type'], string>;
+
+/** Every booking event kind: the projections, Kafka and the webhooks follow these. */
+export const bookingEventTypes: ReadonlySet<string> = new Set(Object.keys(publishedEventName));
+
+export function isBookingEvent(event: { type: string; data: unknown }): event is BookingEvent {
+  return bookingEventTypes.has(event.type);
+}

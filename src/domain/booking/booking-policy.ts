@@ -1,7 +1,10 @@
 import { Temporal } from 'temporal-polyfill';
+import { isAdmin, type Principal } from '../access/principal.js';
 import { policyViolation } from '../domain-error.js';
 import { isWithinAvailability } from '../resource/availability.js';
 import type { Resource } from '../resource/resource.js';
+import type { Booking } from './booking.js';
+import { instantOf } from './booking-time.js';
 
 /**
  * Operating hours repeat weekly: a span longer than eight days is open throughout exactly when its
@@ -15,7 +18,7 @@ function isWithinWeeklyHours(resource: Resource, start: Temporal.Instant, end: T
 /**
  * The resource's rules for a booking at [start, end), in the order clients are told: isActive,
  * availability, maxDurationMinutes, then the start's horizon (maxAdvanceDays, minNoticeMinutes)
- * when the start is new. maxBookingsPerUser needs a count and is checked by create alone.
+ * when the start is new. maxBookingsPerUser needs a count: assertBookingLimit.
  */
 export function assertBookingPolicy(resource: Resource, start: Temporal.Instant, end: Temporal.Instant, now: Temporal.Instant, startChanged = true): void {
   const policy = resource.bookingPolicy;
@@ -34,4 +37,44 @@ export function assertBookingPolicy(resource: Resource, start: Temporal.Instant,
   if (Temporal.Instant.compare(start, now.add({ minutes: policy.minNoticeMinutes })) < 0) {
     throw policyViolation('minNoticeMinutes', `a booking must start at least ${policy.minNoticeMinutes} minutes from now`);
   }
+}
+
+/**
+ * maxBookingsPerUser: whether a booker with `active` active bookings on the resource may add `adding`
+ * more (a count capped at the limit is enough).
+ */
+export function isWithinBookingLimit(resource: Resource, active: number, adding = 1): boolean {
+  const limit = resource.bookingPolicy.maxBookingsPerUser;
+  return limit === null || adding <= 0 || active + adding <= limit;
+}
+
+/** Refuses what isWithinBookingLimit does not allow; `adding` names what is added when it is more than one booking. */
+export function assertBookingLimit(resource: Resource, active: number, adding: { count: number; what: string } = { count: 1, what: '' }): void {
+  if (isWithinBookingLimit(resource, active, adding.count)) return;
+  const limit = resource.bookingPolicy.maxBookingsPerUser;
+  const message = adding.what ? `${adding.what} would exceed ${limit} active bookings per user on this resource` : `at most ${limit} active bookings per user on this resource`;
+  throw policyViolation('maxBookingsPerUser', message);
+}
+
+/**
+ * cancellationPolicy: LV4/LV5 cancel a confirmed booking only until minNoticeMinutes before its
+ * start; LV1–LV3, and anyone for a pending booking, without this deadline. Null when there is none.
+ * The resource may be removed: its policy still governs its bookings.
+ */
+export function cancellationDeadline(booking: Booking, resource: Resource | null, actor: Principal): Temporal.Instant | null {
+  if (booking.status !== 'confirmed' || isAdmin(actor)) return null;
+  return instantOf(booking.startTime).subtract({ minutes: resource?.bookingPolicy.cancellationPolicy.minNoticeMinutes ?? 0 });
+}
+
+/** Whether the cancellation deadline (if any) still lies ahead at `now`. */
+export function isBeforeCancellationDeadline(booking: Booking, resource: Resource | null, actor: Principal, now: Temporal.Instant): boolean {
+  const deadline = cancellationDeadline(booking, resource, actor);
+  return deadline === null || Temporal.Instant.compare(now, deadline) <= 0;
+}
+
+/** Refuses a cancellation past its deadline (a single booking: the client is told why). */
+export function assertCancellationPolicy(booking: Booking, resource: Resource | null, actor: Principal, now: Temporal.Instant): void {
+  if (isBeforeCancellationDeadline(booking, resource, actor, now)) return;
+  const minutes = resource?.bookingPolicy.cancellationPolicy.minNoticeMinutes ?? 0;
+  throw policyViolation('cancellationPolicy', `a confirmed booking can be cancelled only until ${minutes} minutes before its start`);
 }

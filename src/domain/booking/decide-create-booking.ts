@@ -1,10 +1,10 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
-import { forbidden, notFound, policyViolation } from '../domain-error.js';
+import { forbidden, notFound } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
 import type { Booking } from './booking.js';
 import type { BookingCreated } from './booking-events.js';
-import { assertBookingPolicy } from './booking-policy.js';
+import { assertBookingLimit, assertBookingPolicy } from './booking-policy.js';
 import { assertValidTimes } from './booking-time.js';
 import { assertNoConflicts, findConflicts } from './find-conflicts.js';
 import { newBooking } from './new-booking.js';
@@ -34,10 +34,7 @@ export function decideCreateBooking(command: CreateBooking, state: CreateBooking
   const { resource } = state;
   if (!resource || resource.removed) throw notFound('resource');
   assertBookingPolicy(resource, command.startTime, command.endTime, now);
-  const limit = resource.bookingPolicy.maxBookingsPerUser;
-  if (limit !== null && state.activeBookingsOfBooker >= limit) {
-    throw policyViolation('maxBookingsPerUser', `at most ${limit} active bookings per user on this resource`);
-  }
+  assertBookingLimit(resource, state.activeBookingsOfBooker);
   assertNoConflicts(findConflicts(state.overlapping, command.startTime, command.endTime));
 
   const booking = newBooking({

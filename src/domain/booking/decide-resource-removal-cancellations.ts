@@ -3,7 +3,7 @@ import type { Principal } from '../access/principal.js';
 import type { Booking } from './booking.js';
 import type { BookingCancelled } from './booking-events.js';
 import { instantOf } from './booking-time.js';
-import { cancelled } from './decide-booking-moves.js';
+import { cancelled } from './booking-cancelled.js';
 
 export const resourceRemovedReason = 'resource removed';
 

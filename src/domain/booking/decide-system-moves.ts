@@ -3,7 +3,7 @@ import type { Resource } from '../resource/resource.js';
 import type { Booking } from './booking.js';
 import type { BookingCancelled, BookingCompleted, BookingMarkedNoShow, BookingReminderIssued } from './booking-events.js';
 import { instantOf, utcText } from './booking-time.js';
-import { cancelled } from './decide-booking-moves.js';
+import { cancelled } from './booking-cancelled.js';
 
 /*
  * Moves the timer worker asks for. Each answers no events when the move no longer applies (the

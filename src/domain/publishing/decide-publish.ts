@@ -1,5 +1,4 @@
-import { forbidden, notFound } from '../domain-error.js';
-import { RecordConflictError } from '../records/record-conflict-error.js';
+import { forbidden, notFound, recordConflict } from '../domain-error.js';
 import { checkPublisherVerified } from './publisher-not-verified.js';
 import type { PublishForm } from './publish-form.js';
 
@@ -27,6 +26,6 @@ export function decidePublish(form: PublishForm, state: PublishState): NewApplic
   if (!project) throw notFound(`Project with appName "${form.name}" and appVersion "${form.version}"`);
   const owns = project.publisherId === publisher.id || (project.publisherId === null && !state.strictOwnership);
   if (!owns) throw forbidden('only the publisher who owns the project may publish it');
-  if (state.alreadySubmitted) throw new RecordConflictError(`application "${form.name}" version "${form.version}" has already been submitted`);
+  if (state.alreadySubmitted) throw recordConflict(`application "${form.name}" version "${form.version}" has already been submitted`);
   return { ...form, status: 'SUBMISSION', projectId: project.id, publisherId: publisher.id };
 }

@@ -1,6 +1,6 @@
+import { unsupportedMediaType } from '../domain-error.js';
 import { imageTypeOf, type ImageType } from './image-type.js';
 import type { UploadedFile } from './publish-upload.js';
-import { unsupportedMediaType } from './upload-refused-error.js';
 
 /** An image to put in the bucket under `name`.<extension>. */
 export type PublishImage = { name: string; type: ImageType; bytes: Buffer };

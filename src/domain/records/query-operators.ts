@@ -1,4 +1,4 @@
-import type { FieldType } from './record-kind.js';
+import type { FieldType } from './field-type.js';
 
 export type Operator =
   | '$eq' | '$ne' | '$gt' | '$lt' | '$gte' | '$lte'

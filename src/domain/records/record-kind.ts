@@ -1,10 +1,5 @@
+import type { FieldType } from './field-type.js';
 import type { Condition } from './record-query.js';
-
-/**
- * How a field is typed in JSON and compared in queries. object and string[] are stored as jsonb;
- * integer is a PostgreSQL integer (32 bits).
- */
-export type FieldType = 'string' | 'uuid' | 'number' | 'integer' | 'boolean' | 'timestamp' | 'object' | 'string[]';
 
 /** One allow-listed field: its JSON name is the key in RecordKind.fields. */
 export type FieldSpec = {
@@ -49,8 +44,15 @@ export type RecordKind = {
   relations: Record<string, RelationSpec>;
   /** Event types appended on create, change and delete. */
   events: { created: string; updated: string; deleted: string };
-  /** Set to now() whenever a row changes; a column that is not one of the fields. */
-  updatedAtColumn?: string;
+  /** Further event types that change the record, data as a record event's (a reviewer's status move). */
+  alsoUpdatedBy?: string[];
+  /** Columns that are not fields, set to the time of the write: both on create, `updated` on every change. */
+  rowTimestamps?: { created: string; updated: string };
+  /**
+   * Columns written beside the events, never in them (secrets, bytes): the record events cannot
+   * rebuild them, so a rebuild of the read models carries them over.
+   */
+  keptColumns?: string[];
   /** Timestamp fields the server sets to the time of the write: both on create, `updated` on every change. */
   timestamps?: { created: string; updated: string };
   /**

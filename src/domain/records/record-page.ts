@@ -1,4 +1,4 @@
-import { pageOf, type PageOf } from '../../projections/page.js';
+import { pageOf, type PageOf } from '../page.js';
 import type { RecordJson } from './record-kind.js';
 
 /** The list envelope of spec 4.2; every field is always present. */

@@ -13,5 +13,7 @@ export function evolveResource(state: Resource | null, event: ResourceEvent): Re
       return state && { ...state, isActive: false, updatedAt: event.data.at };
     case 'ResourceRemoved':
       return state && { ...state, removed: true, updatedAt: event.data.at };
+    default:
+      return event satisfies never;
   }
 }

@@ -23,9 +23,12 @@ export type ResourceRemoved = { type: 'ResourceRemoved'; data: { id: string; by:
 
 export type ResourceEvent = ResourceRegistered | ResourceUpdated | ResourceDeactivated | ResourceRemoved;
 
-export const resourceEventTypes: ReadonlySet<string> = new Set<ResourceEvent['type']>([
-  'ResourceRegistered',
-  'ResourceUpdated',
-  'ResourceDeactivated',
-  'ResourceRemoved',
-]);
+/** Every resource event kind; a kind left out does not compile. */
+const resourceEventKinds = {
+  ResourceRegistered: true,
+  ResourceUpdated: true,
+  ResourceDeactivated: true,
+  ResourceRemoved: true,
+} as const satisfies Record<ResourceEvent['type'], true>;
+
+export const resourceEventTypes: ReadonlySet<string> = new Set(Object.keys(resourceEventKinds));

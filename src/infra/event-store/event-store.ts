@@ -1,21 +1,17 @@
-import type { Transaction } from 'kysely';
-import type { DB } from '../db/schema.js';
-
 /** The revision the writer read: a number (0-based revision of the last event), or a stream condition. */
 export type ExpectedRevision = number | 'no_stream' | 'stream_exists' | 'any';
 
-export type NewEvent = {
-  type: string;
-  data: Record<string, unknown>;
+/** What a decision asks to append: a type and its data. */
+export type EventOf<Type extends string = string, Data extends Record<string, unknown> = Record<string, unknown>> = { type: Type; data: Data };
+
+export type NewEvent<Event extends EventOf = EventOf> = Event & {
   metadata?: Record<string, unknown>;
   /** Defaults to a random UUID. */
   id?: string;
 };
 
-export type RecordedEvent = {
+export type RecordedEvent<Event extends EventOf = EventOf> = Event & {
   id: string;
-  type: string;
-  data: Record<string, unknown>;
   metadata: Record<string, unknown>;
   streamId: string;
   streamRevision: number;
@@ -30,18 +26,26 @@ export type LogPosition = { transactionId: string; globalPosition: number };
 
 export const logStart: LogPosition = { transactionId: '0', globalPosition: 0 };
 
-/** Runs inside the append's transaction; whatever it writes commits or aborts with the events. */
-export type InlineProjection = (trx: Transaction<DB>, events: RecordedEvent[]) => Promise<void>;
+/** Keeps one read model current: applies the events it handles inside the append's transaction `Trx`. */
+export type InlineProjection<Trx> = {
+  handles: ReadonlySet<string>;
+  apply: (trx: Trx, event: RecordedEvent) => Promise<void>;
+};
+
+/**
+ * Work of one append that commits or aborts with its events. It calls `project` to run the store's
+ * projections where it needs them: checks before (they see the read models as they were), writes of
+ * what stays out of events (secrets, bytes) after. The store projects afterwards if it did not.
+ */
+export type InTransaction<Trx> = (trx: Trx, events: RecordedEvent[], project: () => Promise<void>) => Promise<void>;
+
+export type AppendOptions<Trx> = { inTransaction?: InTransaction<Trx> };
 
 export type AppendResult = { nextExpectedRevision: number; events: RecordedEvent[] };
 
-export type EventStore = {
-  appendToStream(
-    streamId: string,
-    events: NewEvent[],
-    expectedRevision: ExpectedRevision,
-    options?: { inlineProjection?: InlineProjection },
-  ): Promise<AppendResult>;
+/** The store of the event log; every append also runs the projections it was created with. */
+export type EventStore<Trx = unknown> = {
+  appendToStream(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision, options?: AppendOptions<Trx>): Promise<AppendResult>;
   readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
   /** The revision of the stream's last event, or null when the stream does not exist. */
   readStreamRevision(streamId: string): Promise<number | null>;

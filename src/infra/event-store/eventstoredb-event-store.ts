@@ -71,7 +71,7 @@ export function createEventStoreDbEventStore(client: EventStoreDBClient): EventS
   return {
     async appendToStream(streamId, events, expectedRevision, options = {}) {
       if (events.length === 0) throw new Error('appendToStream needs at least one event');
-      if (options.inlineProjection) throw new Error('EventStoreDB appends cannot run inline projections');
+      if (options.inTransaction) throw new Error('EventStoreDB appends cannot run work in their transaction');
       const prepared = events.map((e) => ({ ...e, id: e.id ?? randomUUID(), metadata: e.metadata ?? {} }));
       try {
         const result = await client.appendToStream(

@@ -3,7 +3,8 @@ import { sql, type Selectable, type Transaction } from 'kysely';
 import type { Database, Executor } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { EventsTable } from '../db/tables/events.table.js';
-import type { EventStore, ExpectedRevision, NewEvent, RecordedEvent } from './event-store.js';
+import type { EventStore, ExpectedRevision, InlineProjection, LogPosition, NewEvent, RecordedEvent } from './event-store.js';
+import { projectEvents } from './project-events.js';
 import { WrongExpectedRevisionError } from './wrong-expected-revision-error.js';
 
 type EventRow = Selectable<EventsTable>;
@@ -79,7 +80,10 @@ async function appendEvents(trx: Transaction<DB>, streamId: string, events: NewE
   return rows;
 }
 
-export function createPostgresEventStore(db: Database): EventStore {
+/** The store's inline projections run in every append's transaction, so clients read their writes. */
+export type PostgresEventStoreOptions = { projections: readonly InlineProjection<Transaction<DB>>[] };
+
+export function createPostgresEventStore(db: Database, { projections }: PostgresEventStoreOptions): EventStore<Transaction<DB>> {
   return {
     async appendToStream(streamId, events: NewEvent[], expectedRevision, options = {}) {
       if (events.length === 0) throw new Error('appendToStream needs at least one event');
@@ -89,7 +93,14 @@ export function createPostgresEventStore(db: Database): EventStore {
           throw new WrongExpectedRevisionError(streamId, expectedRevision, await currentRevision(trx, streamId));
         }
         const recorded = rows.map(toRecorded).sort((a, b) => a.streamRevision - b.streamRevision);
-        if (options.inlineProjection) await options.inlineProjection(trx, recorded);
+        let projected = false;
+        const project = async () => {
+          if (projected) return;
+          projected = true;
+          await projectEvents(projections, trx, recorded);
+        };
+        await options.inTransaction?.(trx, recorded, project);
+        await project();
         return { nextExpectedRevision: recorded.at(-1)!.streamRevision, events: recorded };
       });
     },
@@ -127,4 +138,21 @@ export function createPostgresEventStore(db: Database): EventStore {
       return rows.map(toRecorded);
     },
   };
+}
+
+/**
+ * Every committed event after `after`, in log order, without the late-commit horizon: for a reader
+ * that has locked out the writers it cares about (the rebuild), where the horizon would only hide
+ * recent events behind a transaction open elsewhere on the server.
+ */
+export async function readCommittedEvents(db: Executor, after: LogPosition, maxCount: number): Promise<RecordedEvent[]> {
+  const rows = await db
+    .selectFrom('events')
+    .select(eventColumns)
+    .where(sql<boolean>`(transaction_id, global_position) > (${after.transactionId}::xid8, ${after.globalPosition}::bigint)`)
+    .orderBy('events.transaction_id')
+    .orderBy('events.global_position')
+    .limit(maxCount)
+    .execute();
+  return rows.map(toRecorded);
 }

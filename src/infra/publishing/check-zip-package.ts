@@ -1,5 +1,5 @@
 import yauzl, { type Entry } from 'yauzl';
-import { unsupportedMediaType } from '../../domain/publishing/upload-refused-error.js';
+import { unsupportedMediaType } from '../../domain/domain-error.js';
 import { zipEntryCountRefusal, zipEntryRefusal, zipFileRefusal, type ZipTotals } from '../../domain/publishing/zip-refusals.js';
 import { inflatedEntryRefusal } from './inflated-entry-refusal.js';
 

@@ -25,6 +25,7 @@ export const deviceKind: RecordKind = {
   excluded: ['apiKeyHash'],
   relations: {},
   events: { created: deviceCreated, updated: deviceUpdated, deleted: deviceDeleted },
-  updatedAtColumn: 'updated_at',
+  rowTimestamps: { created: 'created_at', updated: 'updated_at' },
+  keptColumns: ['api_key_hash'],
   reservedIds: ['self'],
 };

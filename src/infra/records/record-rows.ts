@@ -6,13 +6,16 @@ import { columnValuesOf } from './record-json.js';
 
 type AnyDb = Kysely<any>;
 
-export async function insertRecordRow(db: Executor, kind: RecordKind, record: RecordJson): Promise<void> {
-  await (db as unknown as AnyDb).insertInto(kind.table).values(columnValuesOf(kind, record)).execute();
+/** `at` is the write's time (the event's), so that a rebuild writes the same row. */
+export async function insertRecordRow(db: Executor, kind: RecordKind, record: RecordJson, at?: string): Promise<void> {
+  const values = columnValuesOf(kind, record);
+  if (kind.rowTimestamps && at) values[kind.rowTimestamps.created] = values[kind.rowTimestamps.updated] = at;
+  await (db as unknown as AnyDb).insertInto(kind.table).values(values).execute();
 }
 
-export async function updateRecordRow(db: Executor, kind: RecordKind, key: RecordKey, record: RecordJson): Promise<void> {
+export async function updateRecordRow(db: Executor, kind: RecordKind, key: RecordKey, record: RecordJson, at: string): Promise<void> {
   const values = columnValuesOf(kind, record);
-  if (kind.updatedAtColumn) values[kind.updatedAtColumn] = sql`now()`;
+  if (kind.rowTimestamps) values[kind.rowTimestamps.updated] = at;
   await whereKey((db as unknown as AnyDb).updateTable(kind.table).set(values), kind, key).execute();
 }
 

@@ -34,5 +34,5 @@ export const zoneKind: RecordKind = {
     },
   },
   events: { created: zoneCreated, updated: zoneUpdated, deleted: zoneDeleted },
-  updatedAtColumn: 'updated_at',
+  rowTimestamps: { created: 'created_at', updated: 'updated_at' },
 };

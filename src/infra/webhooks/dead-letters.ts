@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { pageOf, type Page, type PageOf } from '../../projections/page.js';
-import type { EventEnvelope } from '../../workers/event-envelope.js';
+import { pageOf, type Page, type PageOf } from '../../domain/page.js';
+import type { EventEnvelope } from '../../domain/booking/event-envelope.js';
 import type { Database, Executor } from '../db/database.js';
 import type { WebhookDeliveryRow } from '../db/tables/webhook-deliveries.table.js';
 

@@ -5,7 +5,7 @@ import type { Booking, BookingStatus } from '../../domain/booking/booking.js';
 import { activeStatuses } from '../../domain/booking/booking.js';
 import type { Resource } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
-import { pageOf, type Page, type PageOf } from '../page.js';
+import { pageOf, type Page, type PageOf } from '../../domain/page.js';
 import { findResource } from '../resources/resource-queries.js';
 import { rowToResource } from '../resources/resource-row.js';
 import { jsonRowToBooking, rowToBooking } from './booking-row.js';

@@ -1,6 +1,6 @@
 import type { Resource, ResourceType } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
-import { pageOf, type Page, type PageOf } from '../page.js';
+import { pageOf, type Page, type PageOf } from '../../domain/page.js';
 import { rowToResource } from './resource-row.js';
 
 /** A live (not removed) resource by id. */

@@ -29,7 +29,11 @@ export function bookingTimers(booking: Booking): PlannedTimer[] {
         { kind: 'reminder', dueAt: start },
         { kind: 'no_show', dueAt: start, plusGracePeriod: true },
       ];
-    default:
+    case 'completed':
+    case 'cancelled':
+    case 'no_show':
       return [];
+    default:
+      return booking.status satisfies never;
   }
 }

@@ -17,8 +17,17 @@ function replannedKinds(event: BookingEvent): readonly TimerKind[] {
     case 'BookingRescheduled':
       // Same start: the reminder, sent or not, still fits; a new start needs a new one.
       return event.data.previousStartTime === event.data.booking.startTime ? timerKinds.filter((kind) => kind !== 'reminder') : timerKinds;
-    default:
+    case 'BookingReminderIssued':
+      return ['reminder'];
+    case 'BookingCreated':
+    case 'BookingCancelled':
+    case 'BookingCheckedIn':
+    case 'BookingCheckedOut':
+    case 'BookingCompleted':
+    case 'BookingMarkedNoShow':
       return timerKinds;
+    default:
+      return event satisfies never;
   }
 }
 
@@ -74,11 +83,9 @@ export const timersProjector: Projector = {
     }
     const event = { type: recorded.type, data: recorded.data } as BookingEvent;
     const { booking } = event.data;
-    if (event.type === 'BookingReminderIssued') {
-      await replan(trx, booking, ['reminder'], []);
-      return;
-    }
     const kinds = replannedKinds(event);
-    await replan(trx, booking, kinds, bookingTimers(booking).filter((t) => kinds.includes(t.kind)));
+    // A reminder issued is done with: it is dropped, never planned again.
+    const planned = event.type === 'BookingReminderIssued' ? [] : bookingTimers(booking).filter((t) => kinds.includes(t.kind));
+    await replan(trx, booking, kinds, planned);
   },
 };

@@ -1,6 +1,6 @@
-import type { Services } from '../../api/services.js';
+import type { Services } from '../../services.js';
 import { createRemoteDeviceDirectory } from '../../infra/device-service/remote-device-directory.js';
-import { createExclusiveLock } from '../exclusive-lock.js';
+import { createExclusiveLock } from '../create-exclusive-lock.js';
 import { startSupervisedLoop, type RunningLoop } from '../supervised-loop.js';
 import type { WorkerOptions } from '../worker-options.js';
 import { reconcileResources } from './reconcile-resources.js';

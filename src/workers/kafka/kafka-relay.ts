@@ -1,5 +1,5 @@
 import type { Message, Producer } from 'kafkajs';
-import { toEventEnvelope, type EventEnvelope } from '../event-envelope.js';
+import { toEventEnvelope, type EventEnvelope } from '../../domain/booking/event-envelope.js';
 import type { Processor } from '../processor.js';
 
 /** The part of a kafkajs producer the relay uses. */

@@ -1,4 +1,4 @@
-import type { Services } from '../../api/services.js';
+import type { Services } from '../../services.js';
 import { startSupervisedLoop, type RunningLoop } from '../supervised-loop.js';
 import type { WorkerOptions } from '../worker-options.js';
 import { fireDueTimers } from './fire-due-timers.js';

@@ -1,5 +1,5 @@
 import { queueWebhookDelivery } from '../../infra/webhooks/webhook-delivery-queue.js';
-import { toEventEnvelope } from '../event-envelope.js';
+import { toEventEnvelope } from '../../domain/booking/event-envelope.js';
 import type { Processor } from '../processor.js';
 
 /**

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { inlineProjection } from '../../../src/projections/inline-projection.js';
 import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
 import { platformKey } from '../../support/test-keys.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
@@ -106,7 +105,7 @@ describe('concurrent bookings', function () {
     const stored = await server.database.db.selectFrom('events').select('data').where('stream_id', '=', `resource-${id}`).where('event_type', '=', 'BookingCreated').executeTakeFirstOrThrow();
     const booking = { ...(stored.data as any).booking, id: '0b0b0b0b-0000-4000-8000-000000000001', startTime: '2027-02-01T09:30:00Z', endTime: '2027-02-01T10:30:00Z' };
     // Written to another stream, the revision check of the resource's stream cannot see it.
-    const sneaky = server.services.eventStore.appendToStream('elsewhere', [{ type: 'BookingCreated', data: { booking, by: 'test', at: booking.createdAt } }], 'any', { inlineProjection });
+    const sneaky = server.services.eventStore.appendToStream('elsewhere', [{ type: 'BookingCreated', data: { booking, by: 'test', at: booking.createdAt } }], 'any');
     const error = await sneaky.then(() => null, (e: unknown) => e as { code?: string; constraint?: string });
     expect(error).to.include({ code: '23P01', constraint: 'bookings_no_overlap' });
   });

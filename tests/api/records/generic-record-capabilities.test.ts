@@ -13,6 +13,7 @@ import { deviceRecordAccess } from '../../../src/domain/records/record-access.js
 import type { RecordKind } from '../../../src/domain/records/record-kind.js';
 import { createPostgresEventStore } from '../../../src/infra/event-store/postgres-event-store.js';
 import { createLogger } from '../../../src/infra/logger.js';
+import { recordsProjectorOf } from '../../../src/projections/records/records-projector.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import { withQuery } from './record-api.js';
 
@@ -81,7 +82,7 @@ describe('generic record layer: defaults, timestamps, hidden records, storable v
         state text not null, created_at timestamptz not null, updated_at timestamptz not null
       )`.execute(database.db);
     await sql`insert into shelves (open) values (true), (false)`.execute(database.db);
-    const ctx: CommandContext = { db: database.db, eventStore: createPostgresEventStore(database.db), now: () => clock, logger: createLogger('silent') };
+    const ctx: CommandContext = { db: database.db, eventStore: createPostgresEventStore(database.db, { projections: [recordsProjectorOf([shelfKind, bookKind])] }), now: () => clock, logger: createLogger('silent') };
     const app = express();
     app.set('query parser', 'extended');
     app.use(express.json());

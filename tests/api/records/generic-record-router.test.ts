@@ -12,6 +12,7 @@ import type { Principal } from '../../../src/domain/access/principal.js';
 import { deviceRecordAccess } from '../../../src/domain/records/record-access.js';
 import { createPostgresEventStore } from '../../../src/infra/event-store/postgres-event-store.js';
 import { createLogger } from '../../../src/infra/logger.js';
+import { recordsProjectorOf } from '../../../src/projections/records/records-projector.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import { gadgetKind, ownerKind } from '../../domain/records/record-kinds.js';
 import { withQuery } from './record-api.js';
@@ -49,7 +50,7 @@ describe('the generic record router with numeric ids and no workspace', function
     await sql`insert into owners (email, password_hash) values ('ann@example.com', 'x'), ('bob@example.org', 'y')`.execute(database.db);
     const ctx: CommandContext = {
       db: database.db,
-      eventStore: createPostgresEventStore(database.db),
+      eventStore: createPostgresEventStore(database.db, { projections: [recordsProjectorOf([ownerKind, gadgetKind])] }),
       now: () => Temporal.Instant.from('2026-05-01T10:00:00Z'),
       logger: createLogger('silent'),
     };

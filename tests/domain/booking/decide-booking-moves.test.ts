@@ -1,11 +1,9 @@
 import { expect } from 'chai';
-import {
-  decideCancelBooking,
-  decideCheckInBooking,
-  decideCheckOutBooking,
-  decideConfirmBooking,
-  type BookingMoveState,
-} from '../../../src/domain/booking/decide-booking-moves.js';
+import type { BookingMoveState } from '../../../src/domain/booking/booking-move-state.js';
+import { decideCancelBooking } from '../../../src/domain/booking/decide-cancel-booking.js';
+import { decideCheckInBooking } from '../../../src/domain/booking/decide-check-in-booking.js';
+import { decideCheckOutBooking } from '../../../src/domain/booking/decide-check-out-booking.js';
+import { decideConfirmBooking } from '../../../src/domain/booking/decide-confirm-booking.js';
 import type { BookingStatus } from '../../../src/domain/booking/booking.js';
 import { actor, admin, alice, at, bob, booking, guest, now, resource } from './booking-fixtures.js';
 import { given } from './decider-spec.js';

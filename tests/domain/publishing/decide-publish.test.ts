@@ -1,8 +1,8 @@
 import { expect } from 'chai';
+import { DomainError } from '../../../src/domain/domain-error.js';
 import { decidePublish, type PublishState } from '../../../src/domain/publishing/decide-publish.js';
 import type { PublishForm } from '../../../src/domain/publishing/publish-form.js';
 import { publisherNotVerifiedMessage } from '../../../src/domain/publishing/publisher-not-verified.js';
-import { RecordConflictError } from '../../../src/domain/records/record-conflict-error.js';
 import { given } from '../booking/decider-spec.js';
 
 const form: PublishForm = { name: 'notes', displayName: 'Notes', version: '1.0', description: null, category: 'tools', semVer: '1.0.0' };
@@ -52,7 +52,7 @@ describe('deciding an upload', () => {
   });
 
   it('answers a conflict when that name and version were submitted already', () => {
-    expect(() => publish(state({ alreadySubmitted: true }))).to.throw(RecordConflictError, /already been submitted/);
+    expect(() => publish(state({ alreadySubmitted: true }))).to.throw(DomainError, /already been submitted/).with.property('code', 'record_conflict');
   });
 
   it('checks ownership before the duplicate', () => {

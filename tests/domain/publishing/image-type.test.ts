@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { imageTypeOf } from '../../../src/domain/publishing/image-type.js';
 import { publishImagesOf } from '../../../src/domain/publishing/publish-images.js';
-import { UploadRefusedError } from '../../../src/domain/publishing/upload-refused-error.js';
+import { DomainError } from '../../../src/domain/domain-error.js';
 
 const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 const jpeg = Buffer.from('ffd8ffe000104a464946', 'hex');
@@ -27,12 +27,12 @@ describe('image types by content', () => {
     expect(images.icon?.name).to.equal('icon');
     expect(images.screenshots.map((s) => `${s.name}.${s.type.extension}`)).to.deep.equal(['screenshot-1.jpg', 'screenshot-2.webp']);
     expect(publishImagesOf(null, []).icon).to.equal(null);
-    expect(() => publishImagesOf(file(svg), [])).to.throw(UploadRefusedError, 'icon must be a PNG, JPEG or WebP image');
+    expect(() => publishImagesOf(file(svg), [])).to.throw(DomainError, 'icon must be a PNG, JPEG or WebP image');
     try {
       publishImagesOf(null, [file(png), file(gif)]);
       expect.fail('expected a refusal');
     } catch (error) {
-      expect((error as UploadRefusedError).status).to.equal(415);
+      expect((error as DomainError).code).to.equal('unsupported_media_type');
       expect((error as Error).message).to.equal('screenshots[1] must be a PNG, JPEG or WebP image');
     }
   });

@@ -92,7 +92,7 @@ export function eventStoreContract(name: string, open: () => Promise<EventStoreF
         const id = stream();
         const error = await fixture.store
           .appendToStream(id, [event(1)], 'no_stream', {
-            inlineProjection: async () => {
+            inTransaction: async () => {
               throw new Error('projection failed');
             },
           })
@@ -134,7 +134,7 @@ export function eventStoreContract(name: string, open: () => Promise<EventStoreF
         let inserted!: () => void;
         const slowInserted = new Promise<void>((resolve) => (inserted = resolve));
         const slowAppend = fixture.store.appendToStream(slow, [event(1)], 'no_stream', {
-          inlineProjection: async () => {
+          inTransaction: async () => {
             inserted();
             await held;
           },

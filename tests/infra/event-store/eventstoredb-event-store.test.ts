@@ -61,7 +61,7 @@ describe('EventStoreDB adapter mapping (stubbed client)', () => {
   it('refuses inline projections instead of running them outside a transaction', async () => {
     const appendToStream = sinon.stub();
     const store = createEventStoreDbEventStore({ appendToStream } as unknown as EventStoreDBClient);
-    const error = await store.appendToStream('s', [{ type: 'T', data: {} }], 'any', { inlineProjection: async () => undefined }).catch((e: unknown) => e);
+    const error = await store.appendToStream('s', [{ type: 'T', data: {} }], 'any', { inTransaction: async () => undefined }).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(Error);
     expect(appendToStream.called).to.equal(false);
   });

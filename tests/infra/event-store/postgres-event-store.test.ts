@@ -5,7 +5,7 @@ import { eventStoreContract } from './event-store-contract.js';
 eventStoreContract('PostgreSQL', async () => {
   const database = await createTestDatabase();
   return {
-    store: createPostgresEventStore(database.db),
+    store: createPostgresEventStore(database.db, { projections: [] }),
     concurrentConnections: database.isServer,
     close: () => database.destroy(),
   };

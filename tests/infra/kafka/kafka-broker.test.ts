@@ -25,7 +25,7 @@ import { logSettled, waitFor } from '../../workers/worker-test-kit.js';
     broker = await startKafkaBroker();
     kafka = new Kafka({ clientId: 'booking-contract-test', brokers: broker.brokers, logLevel: logLevel.NOTHING });
     database = await createTestDatabase();
-    eventStore = createPostgresEventStore(database.db);
+    eventStore = createPostgresEventStore(database.db, { projections: [] });
     const admin = kafka.admin();
     await admin.connect();
     await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });

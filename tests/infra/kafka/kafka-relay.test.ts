@@ -40,7 +40,7 @@ describe('Kafka relay', () => {
 
   beforeEach(async () => {
     database = await createTestDatabase();
-    eventStore = createPostgresEventStore(database.db);
+    eventStore = createPostgresEventStore(database.db, { projections: [] });
   });
   afterEach(() => database.destroy());
 

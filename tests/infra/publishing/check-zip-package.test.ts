@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { expect } from 'chai';
 import { publishLimits } from '../../../src/domain/publishing/publish-limits.js';
-import { UploadRefusedError } from '../../../src/domain/publishing/upload-refused-error.js';
+import { DomainError } from '../../../src/domain/domain-error.js';
 import { checkZipPackage } from '../../../src/infra/publishing/check-zip-package.js';
 import { buildZip, deflatedZeros, lyingZip, smallZip, zipOfSize } from './build-zip.js';
 
@@ -11,8 +11,8 @@ async function refusalOf(filename: string, bytes: Buffer): Promise<string> {
   try {
     await checkZipPackage(filename, bytes);
   } catch (error) {
-    expect(error).to.be.instanceOf(UploadRefusedError);
-    expect((error as UploadRefusedError).status).to.equal(415);
+    expect(error).to.be.instanceOf(DomainError);
+    expect((error as DomainError).code).to.equal('unsupported_media_type');
     return (error as Error).message;
   }
   return expect.fail('expected 415');

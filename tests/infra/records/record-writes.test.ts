@@ -7,8 +7,8 @@ import { zones } from '../../../src/commands/records/device-records.js';
 import type { RecordKindConfig } from '../../../src/commands/records/record-kind-config.js';
 import { writeRecord } from '../../../src/commands/records/write-record.js';
 import type { Principal } from '../../../src/domain/access/principal.js';
-import { DomainError } from '../../../src/domain/domain-error.js';
-import { RecordConflictError } from '../../../src/domain/records/record-conflict-error.js';
+import { DomainError, recordConflict } from '../../../src/domain/domain-error.js';
+import { projectors } from '../../../src/projections/projectors.js';
 import { createPostgresEventStore } from '../../../src/infra/event-store/postgres-event-store.js';
 import { createLogger } from '../../../src/infra/logger.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
@@ -27,7 +27,7 @@ describe('record writes: the event and the row commit together', () => {
 
   before(async () => {
     database = await createTestDatabase();
-    ctx = { db: database.db, eventStore: createPostgresEventStore(database.db), now: () => at, logger: createLogger('silent') };
+    ctx = { db: database.db, eventStore: createPostgresEventStore(database.db, { projections: projectors }), now: () => at, logger: createLogger('silent') };
   });
   after(() => database.destroy());
 
@@ -61,7 +61,7 @@ describe('record writes: the event and the row commit together', () => {
       createRecords(ctx, zones, admin, undefined, [body('B')], false),
     ]);
     expect(results.map((r) => r.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
-    expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).to.be.instanceOf(RecordConflictError);
+    expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).to.be.instanceOf(DomainError).with.property('code', 'record_conflict');
     expect(await eventsOf(`zone-${w}-race`)).to.have.length(1);
   });
 
@@ -73,7 +73,7 @@ describe('record writes: the event and the row commit together', () => {
       rules: {
         ...zones.rules,
         beforeWrite: async (trx, change, key, record) => {
-          if (change === 'created' && ++writes === 3) throw new RecordConflictError(`Zone '${key.id}' already exists`);
+          if (change === 'created' && ++writes === 3) throw recordConflict(`Zone '${key.id}' already exists`);
           await zones.rules.beforeWrite!(trx, change, key, record);
         },
       },
@@ -84,7 +84,7 @@ describe('record writes: the event and the row commit together', () => {
       { id: 'b-late', name: 'Late', workspace: w },
     ];
     const failure = await createRecords(ctx, flaky, admin, undefined, bulk, true).catch((e: unknown) => e);
-    expect(failure).to.be.instanceOf(RecordConflictError);
+    expect(failure).to.be.instanceOf(DomainError).with.property('code', 'record_conflict');
     for (const id of ['b-root', 'b-child', 'b-late']) expect(await zoneRows(id), id).to.deep.equal([]);
     expect((await eventsOf(`zone-${w}-b-child`)).map((e) => e.event_type)).to.deep.equal(['ZoneCreated', 'ZoneDeleted']);
     expect((await eventsOf(`zone-${w}-b-root`)).map((e) => e.event_type)).to.deep.equal(['ZoneCreated', 'ZoneDeleted']);

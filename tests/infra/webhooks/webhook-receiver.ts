@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import type { EventEnvelope } from '../../../src/workers/event-envelope.js';
+import type { EventEnvelope } from '../../../src/domain/booking/event-envelope.js';
 
 export type Attempt = { envelope: EventEnvelope; headers: Record<string, string>; status: number };
 

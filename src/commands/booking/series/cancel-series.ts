@@ -23,6 +23,6 @@ export async function cancelSeries(ctx: CommandContext, actor: Principal, parent
     load: (db) => loadSeries(db, parentId, now),
     decide: (state) => decideCancelSeries(state, actor, now, reason),
   });
-  const bookings = events.map((event) => (event.data as BookingCancelled['data']).booking);
+  const bookings = events.map((event) => event.data.booking);
   return { parent: bookings.at(-1)!, cancelled: bookings.slice(0, -1).map((b) => b.id) };
 }

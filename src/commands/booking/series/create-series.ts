@@ -29,6 +29,6 @@ export async function createSeries(ctx: CommandContext, actor: Principal, input:
     decide: (state) => decideCreateSeries(command, state, actor, now),
     onConstraintViolation: overlapMeansRetry,
   });
-  const [parent, ...occurrences] = events.map((event) => (event.data as BookingCreated['data']).booking);
+  const [parent, ...occurrences] = events.map((event) => event.data.booking);
   return { parent: parent!, occurrences };
 }

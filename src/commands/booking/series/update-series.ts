@@ -66,7 +66,7 @@ export async function updateSeries(ctx: CommandContext, actor: Principal, parent
     decide: (state) => decideUpdateSeries(command, state, actor, now),
     onConstraintViolation: overlapMeansRetry,
   });
-  const changed = events.map((event) => (event.data as BookingEvent['data']).booking);
+  const changed = events.map((event) => event.data.booking);
   const parent = changed.find((b) => b.id === parentId) ?? state.parent!;
   const occurrences = upcomingAfterChange(parentId, state.upcoming, changed, now);
   return { parent, occurrences };

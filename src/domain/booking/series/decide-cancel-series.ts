@@ -1,12 +1,13 @@
 import { Temporal } from 'temporal-polyfill';
-import { isAdmin, type Principal } from '../../access/principal.js';
+import type { Principal } from '../../access/principal.js';
 import { forbidden, invalidTransition } from '../../domain-error.js';
 import type { Resource } from '../../resource/resource.js';
 import { activeStatuses, type Booking } from '../booking.js';
 import type { BookingCancelled } from '../booking-events.js';
 import { assertBookerOrAdmin } from '../booking-access.js';
+import { isBeforeCancellationDeadline } from '../booking-policy.js';
 import { instantOf } from '../booking-time.js';
-import { cancelled } from '../decide-booking-moves.js';
+import { cancelled } from '../booking-cancelled.js';
 import { visibleSeriesParent } from './visible-series-parent.js';
 
 export type CancelSeriesState = {
@@ -19,19 +20,18 @@ export type CancelSeriesState = {
 
 /**
  * Cancels every occurrence still ahead that is pending or confirmed and not checked in, then the
- * parent. LV4/LV5 cancel a confirmed occurrence only until cancellationPolicy.minNoticeMinutes
- * before its start, as a single booking: occurrences inside that window are kept, not refused.
+ * parent. The cancellation policy applies to each occurrence as to a single booking, except that
+ * occurrences past their deadline are kept, not refused.
  */
 export function decideCancelSeries(state: CancelSeriesState, actor: Principal, now: Temporal.Instant, reason: string | null = null): BookingCancelled[] {
   if (actor.level === 5) throw forbidden('guests (LV5) cannot cancel a series');
   const parent = visibleSeriesParent(actor, state.parent);
   assertBookerOrAdmin(actor, parent);
   if (!activeStatuses.includes(parent.status)) throw invalidTransition(`a series cannot be cancelled in status ${parent.status}`);
-  const noticeMinutes = isAdmin(actor) ? 0 : (state.resource?.bookingPolicy.cancellationPolicy.minNoticeMinutes ?? 0);
-  const cancellable = (b: Booking) => {
-    if (!activeStatuses.includes(b.status) || b.checkedInAt !== null) return false;
-    const deadline = b.status === 'confirmed' ? instantOf(b.startTime).subtract({ minutes: noticeMinutes }) : instantOf(b.startTime);
-    return Temporal.Instant.compare(now, deadline) <= 0;
-  };
+  const cancellable = (b: Booking) =>
+    activeStatuses.includes(b.status) &&
+    b.checkedInAt === null &&
+    Temporal.Instant.compare(now, instantOf(b.startTime)) <= 0 &&
+    isBeforeCancellationDeadline(b, state.resource, actor, now);
   return [...state.upcoming.filter(cancellable), parent].map((b) => cancelled(b, actor.sub, now, reason));
 }

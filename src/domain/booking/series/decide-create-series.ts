@@ -8,6 +8,7 @@ import type { BookingCreated } from '../booking-events.js';
 import { assertValidTimes, utcText } from '../booking-time.js';
 import { assertNoConflicts } from '../find-conflicts.js';
 import { newBooking } from '../new-booking.js';
+import { assertBookingLimit } from '../booking-policy.js';
 import { occurrencePolicyViolation } from './occurrence-policy-violation.js';
 import { seriesConflicts } from './series-conflicts.js';
 import { assertRecurrenceRule, assertWithinHorizon, clientTimeZone, defaultSeriesTimeZone, seriesOccurrences } from './series-pattern.js';
@@ -85,10 +86,7 @@ export function decideCreateSeries(command: CreateSeries, state: CreateSeriesSta
   const { resource, timeZone, occurrences } = admitSeries(command, state, actor, now);
   assertWithinHorizon(occurrences, resource, now);
   for (const occurrence of occurrences) assertOccurrencePolicy(resource, occurrence, now);
-  const limit = resource.bookingPolicy.maxBookingsPerUser;
-  if (limit !== null && state.activeBookingsOfBooker + occurrences.length > limit) {
-    throw policyViolation('maxBookingsPerUser', `the series' ${occurrences.length} occurrences would exceed ${limit} active bookings per user on this resource`);
-  }
+  assertBookingLimit(resource, state.activeBookingsOfBooker, { count: occurrences.length, what: `the series' ${occurrences.length} occurrences` });
   assertNoConflicts(seriesConflicts(state.overlapping, occurrences));
 
   const booked = { resource, bookerProfileId: actor.sub, bookerEmail: command.bookerEmail ?? actor.email, title: command.title, now };

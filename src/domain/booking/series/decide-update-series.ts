@@ -7,9 +7,10 @@ import { activeStatuses, type Booking } from '../booking.js';
 import type { BookingCancelled, BookingCreated, BookingRescheduled } from '../booking-events.js';
 import { assertBookerOrAdmin } from '../booking-access.js';
 import { instantOf, utcText } from '../booking-time.js';
-import { cancelled } from '../decide-booking-moves.js';
+import { cancelled } from '../booking-cancelled.js';
 import { assertNoConflicts } from '../find-conflicts.js';
 import { newBooking } from '../new-booking.js';
+import { assertBookingLimit } from '../booking-policy.js';
 import { assertOccurrencePolicy } from './decide-create-series.js';
 import { seriesConflicts } from './series-conflicts.js';
 import { assertRecurrenceRule, assertWithinHorizon, clientTimeZone, parentPattern, patternDates, seriesDate, seriesOccurrences, type SeriesPattern } from './series-pattern.js';
@@ -160,11 +161,7 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
   const checked = [...moves.map((k) => ({ ...k.slot, startChanged: !k.slot.start.equals(instantOf(k.booking.startTime)) })), ...plan.created.map((slot) => ({ ...slot, startChanged: true }))];
   checked.sort((a, b) => Temporal.Instant.compare(a.start, b.start));
   for (const slot of checked) assertOccurrencePolicy(resource, slot, now, slot.startChanged);
-  const limit = resource.bookingPolicy.maxBookingsPerUser;
-  const added = plan.created.length - plan.dropped.length;
-  if (limit !== null && added > 0 && state.activeBookingsOfBooker + added > limit) {
-    throw policyViolation('maxBookingsPerUser', `the changed series would exceed ${limit} active bookings per user on this resource`);
-  }
+  assertBookingLimit(resource, state.activeBookingsOfBooker, { count: plan.created.length - plan.dropped.length, what: 'the changed series' });
   assertNoConflicts(seriesConflicts(state.overlapping, checked, new Set(state.upcoming.filter(isMovable).map((b) => b.id))));
 
   const at = utcText(now);

@@ -2,6 +2,7 @@ import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../access/principal.js';
 import type { BookingConflict } from '../../domain-error.js';
 import { utcText } from '../booking-time.js';
+import { isWithinBookingLimit } from '../booking-policy.js';
 import { admitSeries, type CreateSeries, type CreateSeriesState } from './decide-create-series.js';
 import { occurrencePolicyViolation } from './occurrence-policy-violation.js';
 import { conflictsByOccurrence } from './series-conflicts.js';
@@ -16,12 +17,11 @@ export type OccurrencePreview = { startTime: string; endTime: string; conflicts:
  */
 export function previewSeriesOccurrences(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant): OccurrencePreview[] {
   const { resource, occurrences } = admitSeries(command, state, actor, now);
-  const limit = resource.bookingPolicy.maxBookingsPerUser;
   const conflicts = conflictsByOccurrence(state.overlapping, occurrences);
   return occurrences.map(({ start, end }, index) => {
     const policy = occurrencePolicyViolation(resource, start, end, now)?.details.policy;
     const violations = policy === undefined ? [] : [policy];
-    if (limit !== null && state.activeBookingsOfBooker + index + 1 > limit) violations.push('maxBookingsPerUser');
+    if (!isWithinBookingLimit(resource, state.activeBookingsOfBooker + index)) violations.push('maxBookingsPerUser');
     return { startTime: utcText(start), endTime: utcText(end), conflicts: conflicts[index]!, violations };
   });
 }

@@ -1,4 +1,4 @@
-import { catalogRecordEvents } from '../../../domain/catalog/catalog-record-events.js';
+import { applicationStatusChanged, catalogRecordEvents } from '../../../domain/catalog/catalog-record-events.js';
 import type { RecordKind } from '../../../domain/records/record-kind.js';
 import { projectKind } from './project-kind.js';
 import { publisherKind } from './publisher-kind.js';
@@ -36,5 +36,7 @@ export const applicationKind: RecordKind = {
     publisher: { kind: () => publisherKind, cardinality: 'one', on: [['publisherId', 'id']] },
   },
   events: catalogRecordEvents.application,
+  alsoUpdatedBy: [applicationStatusChanged],
   timestamps: { created: 'createdAt', updated: 'updatedAt' },
+  keptColumns: ['package'],
 };

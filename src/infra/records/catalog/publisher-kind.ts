@@ -19,4 +19,5 @@ export const publisherKind: RecordKind = {
   relations: {},
   events: catalogRecordEvents.publisher,
   timestamps: { created: 'createdAt', updated: 'updatedAt' },
+  keptColumns: ['oauth_provider', 'oauth_subject'],
 };

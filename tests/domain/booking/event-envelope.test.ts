@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import type { BookingEvent } from '../../src/domain/booking/booking-events.js';
-import type { RecordedEvent } from '../../src/infra/event-store/event-store.js';
-import { toEventEnvelope } from '../../src/workers/event-envelope.js';
-import { sampleBooking } from './booking-event-fixture.js';
+import type { BookingEvent } from '../../../src/domain/booking/booking-events.js';
+import type { RecordedEvent } from '../../../src/infra/event-store/event-store.js';
+import { toEventEnvelope } from '../../../src/domain/booking/event-envelope.js';
+import { sampleBooking } from '../../workers/booking-event-fixture.js';
 
 const at = '2030-01-01T09:15:00Z';
 

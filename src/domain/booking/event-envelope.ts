@@ -1,5 +1,7 @@
-import { bookingEventTypes, publishedEventName, type BookingEvent } from '../domain/booking/booking-events.js';
-import type { RecordedEvent } from '../infra/event-store/event-store.js';
+import { isBookingEvent, publishedEventName, type BookingEvent } from './booking-events.js';
+
+/** What the envelope is made of: a stored event's id, type and data. */
+export type StoredEvent = { id: string; type: string; data: Record<string, unknown> };
 
 /** The body of every webhook and the value of every Kafka message (contract §8). */
 export type EventEnvelope = {
@@ -32,13 +34,15 @@ function extrasOf(event: BookingEvent): Record<string, unknown> {
       return { gracePeriodExpiredAt: event.data.gracePeriodExpiredAt };
     case 'BookingReminderIssued':
       return { reminderType: event.data.reminderType };
+    default:
+      return event satisfies never;
   }
 }
 
 /** The published form of a booking event: the base set of spec §6 plus the kind's extras; null for any other event. */
-export function toEventEnvelope(recorded: RecordedEvent): EventEnvelope | null {
-  if (!bookingEventTypes.has(recorded.type)) return null;
-  const event = { type: recorded.type, data: recorded.data } as BookingEvent;
+export function toEventEnvelope(recorded: StoredEvent): EventEnvelope | null {
+  const event = { type: recorded.type, data: recorded.data };
+  if (!isBookingEvent(event)) return null;
   const { booking } = event.data;
   return {
     id: recorded.id,

@@ -1,0 +1,13 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { Booking } from './booking.js';
+import type { BookingCancelled } from './booking-events.js';
+import { utcText } from './booking-time.js';
+
+/** The cancellation of an active booking, by a user or by the system. */
+export function cancelled(booking: Booking, by: string, now: Temporal.Instant, reason: string | null): BookingCancelled {
+  const at = utcText(now);
+  return {
+    type: 'BookingCancelled',
+    data: { booking: { ...booking, status: 'cancelled', cancelledBy: by, cancelledAt: at, reason, updatedAt: at }, by, at },
+  };
+}

@@ -1,0 +1,42 @@
+import type { RecordChangeType, RecordEventData } from '../../domain/records/record-event.js';
+import type { RecordKind } from '../../domain/records/record-kind.js';
+import type { DB } from '../../infra/db/schema.js';
+import { deleteRecordRow, insertRecordRow, updateRecordRow } from '../../infra/records/record-rows.js';
+import type { Projector } from '../projector.js';
+import { recordKinds } from './record-kinds.js';
+
+/** The tables of these record kinds: each record event carries the whole record after the change. */
+export function recordsProjectorOf(kinds: readonly RecordKind[]): Projector {
+  const changeOf = new Map<string, { kind: RecordKind; change: RecordChangeType }>(
+    kinds.flatMap((kind) => [
+      ...(['created', 'updated', 'deleted'] as const).map((change) => [kind.events[change], { kind, change }] as const),
+      ...(kind.alsoUpdatedBy ?? []).map((type) => [type, { kind, change: 'updated' as const }] as const),
+    ]),
+  );
+  return {
+    name: 'records',
+    tables: kinds.map((kind) => kind.table as keyof DB),
+    kept: kinds.flatMap((kind) => (kind.keptColumns ? [{ table: kind.table as keyof DB, key: keyColumnsOf(kind), columns: kind.keptColumns }] : [])),
+    handles: new Set(changeOf.keys()),
+    async apply(trx, event) {
+      const { kind, change } = changeOf.get(event.type)!;
+      const data = event.data as RecordEventData;
+      const key = { workspace: data.workspace, id: data.id };
+      if (change === 'created') await insertRecordRow(trx, kind, data.record, data.at);
+      else if (change === 'updated') await updateRecordRow(trx, kind, key, data.record, data.at);
+      else await deleteRecordRow(trx, kind, key);
+    },
+  };
+}
+
+/**
+ * Device and catalog records. Marketplace entries are records no more (the marketplace follows the
+ * application's status): a rebuild empties what is left of them, after the applications they refer to.
+ */
+const ofRecordKinds = recordsProjectorOf(recordKinds);
+export const recordsProjector: Projector = { ...ofRecordKinds, tables: [...ofRecordKinds.tables, 'marketplace_entries'] };
+
+function keyColumnsOf(kind: RecordKind): string[] {
+  const id = kind.fields[kind.id.field]!.column;
+  return kind.workspaceField ? [kind.fields[kind.workspaceField]!.column, id] : [id];
+}

@@ -1,0 +1,13 @@
+import type { CommandContext } from './commands/command-context.js';
+import type { TokenVerifier } from './infra/auth/token-verifier.js';
+import type { Config } from './infra/config.js';
+import type { DeviceDirectory } from './infra/device-service/device-directory.js';
+import type { Publishing } from './infra/publishing/publishing.js';
+
+/** Everything the HTTP layer and the workers are built from; assembled once in main. */
+export type Services = CommandContext & {
+  config: Config;
+  devices: DeviceDirectory;
+  verifyToken: TokenVerifier;
+  publishing: Publishing;
+};
