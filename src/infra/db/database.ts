@@ -41,10 +41,14 @@ export function createDatabase(config: DatabaseConfig): Database {
   return createEmbeddedDatabase(config.dataDir);
 }
 
-/** PGlite is one connection; the dialect serialises queries and transactions on it. */
-export function createEmbeddedDatabase(dataDir?: string): Database {
+/**
+ * PGlite is one connection; the dialect serialises queries and transactions on it. `loadDataDir`
+ * starts from a dump (`dumpDataDir`) instead of creating a database, which takes seconds.
+ */
+export function createEmbeddedDatabase(dataDir?: string, loadDataDir?: Blob): Database {
   const client = new PGlite({
     dataDir,
+    loadDataDir,
     extensions: { btree_gist },
     parsers: { [INT8]: (value: string) => Number(value) },
   });
