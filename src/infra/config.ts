@@ -31,6 +31,8 @@ export type Config = {
   kafka: { brokers: string[]; topic: string };
   reminderMinutes: number;
   reconcileIntervalSeconds: number;
+  /** RETENTION_DAYS: bookings ended longer ago than this are archived daily (contract §13); 0 = never. */
+  retentionDays: number;
   publisherTokenSecret?: string;
   storageBucket?: string;
   oauth: OAuthConfig;
@@ -164,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     reminderMinutes: integer(env, 'REMINDER_MINUTES', 15),
     reconcileIntervalSeconds: integer(env, 'RECONCILE_INTERVAL_SECONDS', 300, 1),
+    retentionDays: integer(env, 'RETENTION_DAYS', 730),
     publisherTokenSecret: publisherTokenSecretOf(env),
     storageBucket: env.STORAGE_BUCKET || undefined,
     oauth: oauthConfigOf(env),

@@ -67,6 +67,7 @@ export function bookingJson(booking: Booking, timeZone?: string) {
     checkedOutAt: timeOrNull(booking.checkedOutAt, timeZone),
     createdAt: timeJson(booking.createdAt, timeZone),
     updatedAt: timeJson(booking.updatedAt, timeZone),
+    archivedAt: timeOrNull(booking.archivedAt ?? null, timeZone),
   };
 }
 

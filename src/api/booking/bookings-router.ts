@@ -5,7 +5,7 @@ import { rescheduleBooking } from '../../commands/booking/reschedule-booking.js'
 import type { BookingStatus } from '../../domain/booking/booking.js';
 import { visibleBooking } from '../../domain/booking/booking-access.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
-import { findBooking, listBookings, type BookingFilter } from '../../projections/bookings/booking-queries.js';
+import { findBookingOrArchived, listBookings, type BookingFilter } from '../../projections/bookings/booking-queries.js';
 import { pageOf } from '../../domain/page.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
@@ -20,6 +20,7 @@ type ListQuery = {
   to?: string;
   page?: number | string;
   limit?: number | string;
+  archived?: string;
 };
 
 export function bookingsRouter(services: Services): Router {
@@ -40,6 +41,7 @@ export function bookingsRouter(services: Services): Router {
       bookerProfileId: query.bookerProfileId,
       from: query.from === undefined ? undefined : parseClientInstant(query.from, '/query/from'),
       to: query.to === undefined ? undefined : parseClientInstant(query.to, '/query/to'),
+      archived: query.archived === 'true',
     };
     if (actor.level !== 1) {
       // Only LV1 looks into other workspaces; asking for one yields nothing.
@@ -56,7 +58,7 @@ export function bookingsRouter(services: Services): Router {
   });
 
   router.get('/:id', async (req, res) => {
-    res.json(bookingJson(visibleBooking(principalOf(res), await findBooking(services.db, req.params.id))));
+    res.json(bookingJson(visibleBooking(principalOf(res), await findBookingOrArchived(services.db, req.params.id))));
   });
 
   router.patch('/:id', async (req, res) => {

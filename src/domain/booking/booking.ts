@@ -31,4 +31,6 @@ export type Booking = {
   checkedOutAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** When retention moved it to the archive (contract §13); absent or null while it is live. */
+  archivedAt?: string | null;
 };

@@ -1,4 +1,4 @@
-import type { BookingsTable } from './tables/bookings.table.js';
+import type { BookingsArchiveTable, BookingsTable } from './tables/bookings.table.js';
 import type { ApplicationsTable, MarketplaceEntriesTable, ProjectsTable, PublishersTable, PurchasesTable } from './tables/catalog.table.js';
 import type { DevicesTable, ZonesTable } from './tables/device-records.table.js';
 import type { EventsTable, StreamsTable } from './tables/events.table.js';
@@ -13,6 +13,7 @@ export type DB = {
   events: EventsTable;
   resources: ResourcesTable;
   bookings: BookingsTable;
+  bookings_archive: BookingsArchiveTable;
   zones: ZonesTable;
   devices: DevicesTable;
   processor_checkpoints: ProcessorCheckpointsTable;

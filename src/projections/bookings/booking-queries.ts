@@ -5,10 +5,11 @@ import type { Booking, BookingStatus } from '../../domain/booking/booking.js';
 import { activeStatuses } from '../../domain/booking/booking.js';
 import type { Resource } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
+import type { ArchivedBookingRow, BookingRow } from '../../infra/db/tables/bookings.table.js';
 import { pageOf, type Page, type PageOf } from '../../domain/page.js';
 import { findResource } from '../resources/resource-queries.js';
 import { rowToResource } from '../resources/resource-row.js';
-import { jsonRowToBooking, rowToBooking } from './booking-row.js';
+import { archivedRowToBooking, jsonRowToBooking, rowToBooking } from './booking-row.js';
 
 /**
  * Bookings sharing time with [from, to), written as the exclusion constraint's range so that the
@@ -23,6 +24,14 @@ const holdsSlot = sql<SqlBool>`status in ('pending', 'confirmed') and not is_ser
 export async function findBooking(db: Executor, id: string): Promise<Booking | null> {
   const row = await db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? rowToBooking(row) : null;
+}
+
+/** A live booking, or else an archived one (with archivedAt): what GET /bookings/{id} answers. */
+export async function findBookingOrArchived(db: Executor, id: string): Promise<Booking | null> {
+  const live = await findBooking(db, id);
+  if (live) return live;
+  const row = await db.selectFrom('bookings_archive').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? archivedRowToBooking(row) : null;
 }
 
 /** Active bookings (series parents aside) of a resource that overlap [from, to). */
@@ -135,12 +144,16 @@ export type BookingFilter = {
   bookerProfileId?: string;
   from?: Temporal.Instant;
   to?: Temporal.Instant;
+  /** Searches the archive (contract §13) instead of the live bookings. */
+  archived?: boolean;
 };
 
 /** One page of bookings, ascending by start; from/to select those overlapping the range. */
 export async function listBookings(db: Executor, filter: BookingFilter, page: Page): Promise<PageOf<Booking>> {
+  // The archive has the same columns as the live table (plus archived_at): the one query fits both.
+  const table = filter.archived ? 'bookings_archive' : 'bookings';
   const base = db
-    .selectFrom('bookings')
+    .selectFrom(table as 'bookings')
     .$if(filter.workspace !== undefined, (q) => q.where('workspace', '=', filter.workspace!))
     .$if(filter.resourceId !== undefined, (q) => q.where('resource_id', '=', filter.resourceId!))
     .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
@@ -151,7 +164,8 @@ export async function listBookings(db: Executor, filter: BookingFilter, page: Pa
     base.selectAll().orderBy('start_time').orderBy('id').limit(page.limit).offset((page.page - 1) * page.limit).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
-  return pageOf(rows.map(rowToBooking), Number(count.total), page);
+  const toBooking = filter.archived ? (row: BookingRow) => archivedRowToBooking(row as ArchivedBookingRow) : rowToBooking;
+  return pageOf(rows.map(toBooking), Number(count.total), page);
 }
 
 /** The resource a booking belongs to, removed or not: its policy still governs the booking. */

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Booking } from '../../domain/booking/booking.js';
 import { utcTextOfEpochMs } from '../../domain/booking/booking-time.js';
-import type { BookingRow, BookingsTable } from '../../infra/db/tables/bookings.table.js';
+import type { ArchivedBookingRow, BookingRow, BookingsTable } from '../../infra/db/tables/bookings.table.js';
 
 const text = (date: Date) => utcTextOfEpochMs(date.getTime());
 const textOrNull = (date: Date | null) => (date ? text(date) : null);
@@ -35,6 +35,10 @@ export function rowToBooking(row: BookingRow): Booking {
     createdAt: text(row.created_at),
     updatedAt: text(row.updated_at),
   };
+}
+
+export function archivedRowToBooking(row: ArchivedBookingRow): Booking {
+  return { ...rowToBooking(row), archivedAt: text(row.archived_at) };
 }
 
 export function bookingToRow(booking: Booking): Insertable<BookingsTable> {

@@ -76,6 +76,8 @@ function bookingRecordJson(zoned: boolean): string {
     ['checkedOutAt', timeOrNull('b.checked_out_at', zoned)],
     ['createdAt', quotedTime('b.created_at', zoned)],
     ['updatedAt', quotedTime('b.updated_at', zoned)],
+    // A schedule reads only live bookings: the archived ones have left this table.
+    ['archivedAt', "'null'"],
   ];
   // concat writes the record in one pass; || would copy the growing text once per field.
   return `concat(${fields.map(([name, text], i) => `'${i ? ',' : '{'}"${name}":', ${text}`).join(', ')}, '}')`;

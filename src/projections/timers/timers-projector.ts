@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Booking } from '../../domain/booking/booking.js';
-import { bookingEventTypes, type BookingEvent } from '../../domain/booking/booking-events.js';
+import { storedBookingEventTypes } from '../../domain/booking/booking-archived.js';
+import type { BookingEvent } from '../../domain/booking/booking-events.js';
 import { defaultBookingPolicy } from '../../domain/resource/resource.js';
 import type { ResourceUpdated } from '../../domain/resource/resource-events.js';
 import type { DB } from '../../infra/db/schema.js';
@@ -75,10 +76,15 @@ async function moveNoShows(trx: Transaction<DB>, event: ResourceUpdated): Promis
 export const timersProjector: Projector = {
   name: 'timers',
   tables: ['timers'],
-  handles: new Set([...bookingEventTypes, 'ResourceUpdated']),
+  handles: new Set([...storedBookingEventTypes, 'ResourceUpdated']),
   async apply(trx, recorded) {
     if (recorded.type === 'ResourceUpdated') {
       await moveNoShows(trx, { type: 'ResourceUpdated', data: recorded.data } as ResourceUpdated);
+      return;
+    }
+    if (recorded.type === 'BookingArchived') {
+      // An archived booking has ended for good: nothing is due for it any more.
+      await trx.deleteFrom('timers').where('booking_id', '=', (recorded.data as { booking: { id: string } }).booking.id).execute();
       return;
     }
     const event = { type: recorded.type, data: recorded.data } as BookingEvent;

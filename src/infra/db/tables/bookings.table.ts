@@ -30,3 +30,8 @@ export type BookingsTable = {
 };
 
 export type BookingRow = Selectable<BookingsTable>;
+
+/** Ended bookings moved out of `bookings` by retention (contract §13). */
+export type BookingsArchiveTable = Omit<BookingsTable, 'is_series_parent'> & { is_series_parent: boolean; archived_at: Date };
+
+export type ArchivedBookingRow = Selectable<BookingsArchiveTable>;
