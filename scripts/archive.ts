@@ -30,7 +30,9 @@ if (typeof before === 'string') {
 }
 const config = loadConfig();
 const db = createDatabase(config.database);
-const bar = new cliProgress.SingleBar({ stream: process.stderr, format: 'archiving {bar} {value}/{total} bookings' }, cliProgress.Presets.shades_classic);
+const bar = new cliProgress.SingleBar(
+  // Also when stderr is no terminal (a log file, a job runner): a line every few seconds.
+  { stream: process.stderr, format: 'archiving {bar} {value}/{total} bookings', noTTYOutput: true, notTTYSchedule: 5_000 }, cliProgress.Presets.shades_classic);
 try {
   await migrateToLatest(db);
   bar.start(0, 0);
