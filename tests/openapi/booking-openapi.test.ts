@@ -69,6 +69,8 @@ const EXPECTED: Record<string, string[]> = {
   '/booking/v1/webhooks/dead-letters/{id}/redeliver': ['post'],
   '/booking/docs-yaml': ['get'],
   '/booking/docs': ['get'],
+  // contract §14
+  '/booking/v1/analytics/utilization': ['get'],
 };
 
 const PUBLIC = ['GET /booking/v1/health', 'GET /booking/docs-yaml', 'GET /booking/docs'];
