@@ -151,6 +151,7 @@ describe('utilization over HTTP', function () {
       { ...range, tz: 'Mars/Olympus' },
       { ...range, groupBy: 'week' },
       { ...range, resourceId: 'room' },
+      { ...range, resourceId: Array.from({ length: 21 }, () => room) },
       { from: '2026-03-28T00:00:00', to: range.to },
     ];
     for (const query of bad) {
@@ -159,5 +160,6 @@ describe('utilization over HTTP', function () {
       expect(res.body.statusCode).to.equal(400);
     }
     expect((await utilization({ from: '2026-01-01T00:00:00Z', to: '2027-01-02T00:00:00Z' })).status).to.equal(200);
+    expect((await utilization({ ...range, resourceId: Array.from({ length: 20 }, () => room) })).body.rows).to.have.length(1);
   });
 });
