@@ -19,6 +19,7 @@ import { deviceSelfRouter } from './records/device-self-router.js';
 import { devicesRouter } from './records/devices-router.js';
 import { recordQueryParser } from './records/record-query-string.js';
 import { zonesRouter } from './records/zones-router.js';
+import { refuseDeepJson, refuseHostileInput } from './refuse-hostile-input.js';
 import type { Services } from '../services.js';
 import { localAssetsDir } from '../infra/publishing/create-asset-storage.js';
 import { localAssetsPath } from '../infra/publishing/local-asset-storage.js';
@@ -54,7 +55,8 @@ export function createApp(services: Services): Express {
   );
 
   // One JSON parser for every area; multipart uploads are streamed by their own route.
-  app.use(express.json({ limit: '256kb' }));
+  app.use(express.json({ limit: '256kb', verify: refuseDeepJson }));
+  app.use(refuseHostileInput);
   app.use(openApiDocsRouter(bookingArea));
   app.use('/booking/v1/health', healthRouter(services));
   app.use(openApiValidator(bookingArea));

@@ -1,10 +1,11 @@
 import { Router } from 'express';
 import { applications } from '../../commands/catalog/catalog-records.js';
 import { changeApplicationStatus } from '../../commands/catalog/change-application-status.js';
-import { releasedCondition, type ApplicationStatus } from '../../domain/catalog/application-status.js';
+import type { ApplicationStatus } from '../../domain/catalog/application-status.js';
 import { forbidden } from '../../domain/domain-error.js';
 import { parseListQuery } from '../../domain/records/parse-record-query.js';
-import { scopeOf } from '../../domain/records/record-access.js';
+import { readScopeOf, scopeOf } from '../../domain/records/record-access.js';
+import { marketplaceKind } from '../../infra/records/catalog/marketplace-kind.js';
 import { selectRecordPage } from '../../infra/records/select-records.js';
 import { principalOf } from '../authenticate.js';
 import { recordQueryOf } from '../records/record-query-string.js';
@@ -14,7 +15,7 @@ import type { Services } from '../../services.js';
 
 type StatusBody = { status: ApplicationStatus };
 
-/** /catalog/v1/applications: the generic record operations, the list of released applications, and the status moves. */
+/** /catalog/v1/applications: the generic record operations, the list of released applications (the marketplace's), and the status moves. */
 export function applicationsRouter(services: Services): Router {
   const router = Router();
   const { kind } = applications;
@@ -22,9 +23,8 @@ export function applicationsRouter(services: Services): Router {
   router.get('/released', async (req, res) => {
     const actor = principalOf(res);
     if (!applications.access.read(actor)) throw forbidden(`LV${actor.level} may not read ${kind.label} records`);
-    const scope = scopeOf(actor, requestedWorkspaceOf(req));
-    const query = parseListQuery(kind, recordQueryOf(req));
-    res.json(await selectRecordPage(services.db, kind, { ...scope, visibleWhen: releasedCondition(null) }, query));
+    const scope = readScopeOf(marketplaceKind, scopeOf(actor, requestedWorkspaceOf(req)));
+    res.json(await selectRecordPage(services.db, marketplaceKind, scope, parseListQuery(marketplaceKind, recordQueryOf(req))));
   });
 
   router.patch('/:id/status', async (req, res) => {

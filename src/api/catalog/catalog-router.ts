@@ -1,8 +1,9 @@
 import { Router } from 'express';
-import { marketplaceEntries, projects, publishers } from '../../commands/catalog/catalog-records.js';
+import { projects, publishers } from '../../commands/catalog/catalog-records.js';
 import { recordRouter } from '../records/record-router.js';
 import type { Services } from '../../services.js';
 import { applicationsRouter } from './applications-router.js';
+import { marketplaceRouter } from './marketplace-router.js';
 import { purchasesRouter } from './purchases-router.js';
 
 /** /catalog/v1: the application catalog's records. Mount it behind authenticate. */
@@ -12,6 +13,6 @@ export function catalogRouter(services: Services): Router {
   router.use('/applications', applicationsRouter(services));
   router.use('/purchases', purchasesRouter(services));
   router.use('/publishers', recordRouter(services, publishers));
-  router.use('/marketplace', recordRouter(services, marketplaceEntries));
+  router.use('/marketplace', marketplaceRouter(services));
   return router;
 }

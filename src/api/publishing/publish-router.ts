@@ -3,10 +3,14 @@ import { loadPublishingPublisher } from '../../commands/publishing/load-publishi
 import { publishApp } from '../../commands/publishing/publish-app.js';
 import type { Services } from '../../services.js';
 import { enabledPublishing } from './enabled-publishing.js';
+import { ownWorkRouter } from './own-work-router.js';
 import { publisherPrincipalOf } from './publisher-principal-of.js';
 import { readPublishUpload } from './read-publish-upload.js';
 
-/** POST /publish/app and its alias /publisher/app; validated here rather than by the OpenAPI validator, which would buffer the stream. */
+/**
+ * POST /publish/app and its alias /publisher/app, validated here rather than by the OpenAPI
+ * validator, which would buffer the stream; and the publisher's reads of its own work.
+ */
 export function publishRouter(services: Services): Router {
   const router = Router();
   const publish: RequestHandler = async (req, res) => {
@@ -22,5 +26,6 @@ export function publishRouter(services: Services): Router {
     }
   };
   router.post(['/publish/app', '/publisher/app'], publish);
+  router.use(ownWorkRouter(services));
   return router;
 }

@@ -1,10 +1,10 @@
 import { platformRecordAccess } from '../../domain/catalog/catalog-access.js';
 import { deviceRecordAccess } from '../../domain/records/record-access.js';
 import { applicationKind } from '../../infra/records/catalog/application-kind.js';
-import { marketplaceEntryKind } from '../../infra/records/catalog/marketplace-entry-kind.js';
 import { projectKind } from '../../infra/records/catalog/project-kind.js';
 import { publisherKind } from '../../infra/records/catalog/publisher-kind.js';
 import { purchaseKind } from '../../infra/records/catalog/purchase-kind.js';
+import { removeMarketplaceEntry } from '../../infra/records/catalog/remove-marketplace-entry.js';
 import type { RecordKindConfig } from '../records/record-kind-config.js';
 import { catalogRules } from './catalog-rules.js';
 
@@ -39,10 +39,8 @@ export const applications: RecordKindConfig = {
       { field: 'publisherId', kind: publisherKind },
     ],
     unique: [['name', 'version']],
-    dependents: [
-      { kind: purchaseKind, field: 'applicationId', what: 'purchases' },
-      { kind: marketplaceEntryKind, field: 'applicationId', what: 'a marketplace entry' },
-    ],
+    dependents: [{ kind: purchaseKind, field: 'applicationId', what: 'purchases' }],
+    removedWith: (trx, key) => removeMarketplaceEntry(trx, key.id as number),
   }),
   access: platformRecordAccess,
 };
@@ -52,14 +50,4 @@ export const purchases: RecordKindConfig = {
   kind: purchaseKind,
   rules: catalogRules(purchaseKind, { references: [{ field: 'applicationId', kind: applicationKind }], unique: [], dependents: [] }),
   access: deviceRecordAccess,
-};
-
-export const marketplaceEntries: RecordKindConfig = {
-  kind: marketplaceEntryKind,
-  rules: catalogRules(marketplaceEntryKind, {
-    references: [{ field: 'applicationId', kind: applicationKind }],
-    unique: [['applicationId']],
-    dependents: [],
-  }),
-  access: platformRecordAccess,
 };

@@ -15,7 +15,5 @@ export const statusMoves: Record<ApplicationStatus, readonly ApplicationStatus[]
   UNAVAILABLE: ['REVIEW', 'RELEASE'],
 };
 
-/** Only released applications reach the marketplace and end users; `relation` reaches the application from another kind. */
-export function releasedCondition(relation: string | null): Condition {
-  return { type: 'compare', field: { relation, field: 'status' }, operator: '$eq', value: 'RELEASE' };
-}
+/** Only released applications reach the marketplace and end users. */
+export const releasedCondition: Condition = { type: 'compare', field: { relation: null, field: 'status' }, operator: '$eq', value: 'RELEASE' };

@@ -1,7 +1,7 @@
 import type { RecordAccess } from '../records/record-access.js';
 
 /**
- * Projects, applications, publishers and marketplace entries belong to no workspace: every level
+ * Projects, applications and publishers belong to no workspace: every level
  * reads them, and only LV1 writes them, since there is no workspace of theirs an LV2 could write in.
  */
 export const platformRecordAccess: RecordAccess = { read: () => true, write: (actor) => actor.level === 1 };

@@ -4,7 +4,6 @@ export const catalogRecordEvents = {
   application: { created: 'ApplicationCreated', updated: 'ApplicationUpdated', deleted: 'ApplicationDeleted' },
   purchase: { created: 'PurchaseCreated', updated: 'PurchaseUpdated', deleted: 'PurchaseDeleted' },
   publisher: { created: 'PublisherCreated', updated: 'PublisherUpdated', deleted: 'PublisherDeleted' },
-  marketplaceEntry: { created: 'MarketplaceEntryCreated', updated: 'MarketplaceEntryUpdated', deleted: 'MarketplaceEntryDeleted' },
 } as const;
 
 /** A reviewer's move, on the application's stream: the record event's data plus from and to. */

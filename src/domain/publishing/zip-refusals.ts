@@ -38,3 +38,36 @@ export function zipEntryRefusal(entry: ZipEntrySummary, totals: ZipTotals): stri
   }
   return null;
 }
+
+/** What the central directory promises about one entry's content. */
+export type ZipEntryDeclaration = { name: string; compressionMethod: number; encrypted: boolean; uncompressedSize: number; crc32: number };
+
+/** What inflating one entry to its end gave. */
+export type ZipEntryInflation = { bytes: number; crc32: number };
+
+const storedMethod = 0;
+const deflatedMethod = 8;
+
+/** Why an entry cannot be inflated and checked at all (encrypted, or neither stored nor deflated), or null. */
+export function zipEntryMethodRefusal(entry: ZipEntryDeclaration): string | null {
+  if (entry.encrypted) return `the archive has an encrypted entry "${entry.name}"`;
+  if (entry.compressionMethod !== storedMethod && entry.compressionMethod !== deflatedMethod) {
+    return `the archive's entry "${entry.name}" uses compression method ${entry.compressionMethod}; only stored and deflated entries are accepted`;
+  }
+  return null;
+}
+
+/** Why an entry is refused once inflation passes its declared size: said while inflating, before the rest is inflated. */
+export function zipEntryOverflowRefusal(entry: ZipEntryDeclaration): string {
+  return `the archive's entry "${entry.name}" inflates past its declared size of ${entry.uncompressedSize} bytes`;
+}
+
+/** Why an entry is refused once fully inflated (fewer bytes than declared, or a CRC-32 that does not match), or null. */
+export function zipEntryInflationRefusal(entry: ZipEntryDeclaration, inflation: ZipEntryInflation): string | null {
+  if (inflation.bytes > entry.uncompressedSize) return zipEntryOverflowRefusal(entry);
+  if (inflation.bytes < entry.uncompressedSize) {
+    return `the archive's entry "${entry.name}" inflates to ${inflation.bytes} bytes, not its declared ${entry.uncompressedSize}`;
+  }
+  if (inflation.crc32 >>> 0 !== entry.crc32 >>> 0) return `the archive's entry "${entry.name}" fails its CRC-32 check`;
+  return null;
+}

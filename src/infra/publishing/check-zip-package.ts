@@ -1,44 +1,49 @@
 import yauzl, { type Entry } from 'yauzl';
 import { unsupportedMediaType } from '../../domain/domain-error.js';
 import { zipEntryCountRefusal, zipEntryRefusal, zipFileRefusal, type ZipTotals } from '../../domain/publishing/zip-refusals.js';
+import { inflatedEntryRefusal } from './inflated-entry-refusal.js';
 
-/** Reads the central directory entry by entry, without inflating anything, and stops at the first refusal. */
-function centralDirectoryRefusal(bytes: Buffer): Promise<string | null> {
-  return new Promise((resolve) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false }, (error, zipfile) => {
-      if (error || !zipfile) {
-        resolve(`the archive is not a readable ZIP: ${error?.message ?? 'no central directory'}`);
-        return;
-      }
-      let settled = false;
-      const finish = (refusal: string | null) => {
-        if (settled) return;
-        settled = true;
-        zipfile.close();
-        resolve(refusal);
-      };
-      const countRefusal = zipEntryCountRefusal(zipfile.entryCount);
-      if (countRefusal) {
-        finish(countRefusal);
-        return;
-      }
-      const totals: ZipTotals = { entries: 0, uncompressedBytes: 0 };
-      zipfile.on('entry', (entry: Entry) => {
-        totals.entries += 1;
-        totals.uncompressedBytes += entry.uncompressedSize;
-        const refusal = zipEntryRefusal({ name: entry.fileName, uncompressedSize: entry.uncompressedSize }, totals);
-        if (refusal) finish(refusal);
-        else zipfile.readEntry();
-      });
-      zipfile.on('end', () => finish(null));
-      zipfile.on('error', (e: Error) => finish(`the archive is not a readable ZIP: ${e.message}`));
-      zipfile.readEntry();
-    });
-  });
+const unreadable = (error: unknown) => `the archive is not a readable ZIP: ${error instanceof Error ? error.message : String(error)}`;
+
+/**
+ * Judges every entry's declared path and size first, from the central directory alone (so a
+ * declared bomb costs nothing), then inflates the entries one at a time and checks each against
+ * what it declared. Stops at the first refusal; no inflated content is kept.
+ */
+async function archiveRefusal(bytes: Buffer): Promise<string | null> {
+  let zipfile: yauzl.ZipFile;
+  try {
+    // autoClose off: the entries are read again after the directory's end.
+    zipfile = await yauzl.fromBufferPromise(bytes, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false });
+  } catch (error) {
+    return unreadable(error);
+  }
+  try {
+    const countRefusal = zipEntryCountRefusal(zipfile.entryCount);
+    if (countRefusal) return countRefusal;
+    const totals: ZipTotals = { entries: 0, uncompressedBytes: 0 };
+    const entries: Entry[] = [];
+    for await (const entry of zipfile.eachEntry()) {
+      totals.entries += 1;
+      totals.uncompressedBytes += entry.uncompressedSize;
+      const refusal = zipEntryRefusal({ name: entry.fileName, uncompressedSize: entry.uncompressedSize }, totals);
+      if (refusal) return refusal;
+      entries.push(entry);
+    }
+    for (const entry of entries) {
+      const refusal = await inflatedEntryRefusal(zipfile, bytes, entry);
+      if (refusal) return refusal;
+    }
+    return null;
+  } catch (error) {
+    return unreadable(error);
+  } finally {
+    zipfile.close();
+  }
 }
 
-/** Extension, magic bytes, then a readable central directory within the bounds; refused with 415. */
+/** Extension, magic bytes, then a readable archive within the bounds whose entries inflate to what they declare; refused with 415. */
 export async function checkZipPackage(filename: string, bytes: Buffer): Promise<void> {
-  const refusal = zipFileRefusal(filename, bytes) ?? (await centralDirectoryRefusal(bytes));
+  const refusal = zipFileRefusal(filename, bytes) ?? (await archiveRefusal(bytes));
   if (refusal) throw unsupportedMediaType(refusal);
 }

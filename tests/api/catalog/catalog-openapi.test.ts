@@ -3,7 +3,6 @@ import { expect } from 'chai';
 import { applicationStatuses } from '../../../src/domain/catalog/application-status.js';
 import type { RecordKind } from '../../../src/domain/records/record-kind.js';
 import { applicationKind } from '../../../src/infra/records/catalog/application-kind.js';
-import { marketplaceEntryKind } from '../../../src/infra/records/catalog/marketplace-entry-kind.js';
 import { projectKind } from '../../../src/infra/records/catalog/project-kind.js';
 import { publisherKind } from '../../../src/infra/records/catalog/publisher-kind.js';
 import { purchaseKind } from '../../../src/infra/records/catalog/purchase-kind.js';
@@ -16,7 +15,6 @@ const kinds: [string, string, RecordKind][] = [
   ['applications', 'Application', applicationKind],
   ['purchases', 'Purchase', purchaseKind],
   ['publishers', 'Publisher', publisherKind],
-  ['marketplace', 'MarketplaceEntry', marketplaceEntryKind],
 ];
 
 describe('openapi/catalog.yaml', () => {
@@ -27,7 +25,7 @@ describe('openapi/catalog.yaml', () => {
     await SwaggerParser.validate(structuredClone(doc) as never);
   });
 
-  it('describes the record operations of every catalog kind, the released list and the status move', () => {
+  it('describes the record operations of every catalog kind, the released list, the status move and the read-only marketplace', () => {
     const actual = Object.fromEntries(Object.entries(doc.paths as Json).map(([path, item]) => [path, methods.filter((m) => item[m]).sort()]));
     const expected: Json = { '/catalog/docs-yaml': ['get'], '/catalog/docs': ['get'] };
     for (const [path] of kinds) {
@@ -37,6 +35,8 @@ describe('openapi/catalog.yaml', () => {
     }
     expected['/catalog/v1/applications/released'] = ['get'];
     expected['/catalog/v1/applications/{id}/status'] = ['patch'];
+    expected['/catalog/v1/marketplace'] = ['get'];
+    expected['/catalog/v1/marketplace/{id}'] = ['get'];
     expect(actual).to.deep.equal(expected);
   });
 
@@ -96,7 +96,7 @@ describe('openapi/catalog.yaml', () => {
         ['POST', '/catalog/v1/publishers', { email: 'not-an-email' }],
         ['POST', '/catalog/v1/projects', { appName: 'a', appVersion: 1 }],
         ['POST', '/catalog/v1/projects/bulk', [{ appName: 'a', appVersion: '1' }]],
-        ['POST', '/catalog/v1/marketplace', { applicationId: '1' }],
+        ['GET', '/catalog/v1/marketplace?page=0', undefined],
         ['PATCH', '/catalog/v1/projects/1', {}],
         ['GET', '/catalog/v1/applications/released?page=0', undefined],
       ];

@@ -7,7 +7,7 @@ describe('who may read and write catalog records', function () {
   this.timeout(60_000);
   let server: TestServer;
   let api: ReturnType<typeof catalogClient>;
-  const seeded = { publisher: 0, project: 0, application: 0, entry: 0 };
+  const seeded = { publisher: 0, project: 0, application: 0 };
   const other = randomUUID();
   const levels = ['LV2', 'LV3', 'LV4', 'LV5'] as const;
 
@@ -18,23 +18,21 @@ describe('who may read and write catalog records', function () {
     seeded.project = (await api.project('perm-app', '1', seeded.publisher)).id;
     seeded.application = (await api.application('perm-app', '1', seeded.project)).id;
     await api.moveTo(seeded.application, 'RELEASE');
-    seeded.entry = (await api.call('POST', '/marketplace', { applicationId: seeded.application })).body.id;
   });
   after(() => server.stop());
 
-  describe('projects, applications, publishers and the marketplace (platform-wide)', () => {
+  describe('projects, applications and publishers (platform-wide)', () => {
     const bodies = () => ({
       projects: { appName: 'x-app', appVersion: '9' },
       applications: { name: 'x-app', displayName: 'X', version: '9', projectId: seeded.project },
       publishers: { email: 'x@example.com' },
-      marketplace: { applicationId: seeded.application },
     });
-    const idOf = () => ({ projects: seeded.project, applications: seeded.application, publishers: seeded.publisher, marketplace: seeded.entry });
+    const idOf = () => ({ projects: seeded.project, applications: seeded.application, publishers: seeded.publisher });
 
-    it('are read by every level', async () => {
+    it('are read by every level, as is the marketplace', async () => {
       for (const level of levels) {
         const token = server.token({ level });
-        for (const [path, id] of Object.entries(idOf())) {
+        for (const [path, id] of Object.entries({ ...idOf(), marketplace: seeded.application })) {
           expect((await api.call('GET', `/${path}`, undefined, token)).body.total, `${level} ${path}`).to.equal(1);
           expect((await api.call('GET', `/${path}/${id}`, undefined, token)).status, `${level} ${path}`).to.equal(200);
         }

@@ -181,15 +181,18 @@ describe('catalog records over HTTP', function () {
       expect((await api.call('PUT', '/applications/999999', { name: 'n', displayName: 'N', version: '1', projectId: project.id })).status).to.equal(404);
     });
 
-    it('cannot be deleted while purchased or in the marketplace (409)', async () => {
+    it('cannot be deleted while purchased (409); a marketplace entry left from before goes with it', async () => {
       const project = await api.project('max-app', '1', null);
       const application = await api.application('max-app', '1', project.id);
-      const entry = await api.call('POST', '/marketplace', { applicationId: application.id });
-      expect((await api.call('DELETE', `/applications/${application.id}`)).body.message).to.equal(`Application ${application.id} still has a marketplace entry`);
-      await api.call('DELETE', `/marketplace/${entry.body.id}`);
+      const entries = () => server.database.db.selectFrom('marketplace_entries').select('id').where('application_id', '=', application.id).execute();
+      await server.database.db.insertInto('marketplace_entries').values({ application_id: application.id, featured: true, tagline: 'from before' }).execute();
       const purchase = await api.call('POST', '/purchases', { applicationId: application.id, workspace: server.workspace });
       expect(purchase.status).to.equal(201);
       expect((await api.call('DELETE', `/applications/${application.id}`)).body.message).to.equal(`Application ${application.id} still has purchases`);
+      expect(await entries()).to.have.length(1);
+      expect((await api.call('DELETE', `/purchases/${purchase.body.id}`)).status).to.equal(200);
+      expect((await api.call('DELETE', `/applications/${application.id}`)).status).to.equal(200);
+      expect(await entries()).to.deep.equal([]);
     });
   });
 
@@ -221,20 +224,6 @@ describe('catalog records over HTTP', function () {
       expect(replaced.body).to.deep.include({ id: purchase.id, purchasedBy: 'u-2' });
       expect((await api.call('PUT', '/purchases/999999', { applicationId: application.id, workspace: server.workspace, purchasedBy: 'u' })).status).to.equal(404);
       expect((await api.call('DELETE', `/purchases/${purchase.id}`)).body).to.deep.include({ id: purchase.id, purchasedBy: 'u-2' });
-    });
-  });
-
-  describe('marketplace entries', () => {
-    it('are one per application (409), featured false by default', async () => {
-      const project = await api.project('pia-app', '1', null);
-      const application = await api.application('pia-app', '1', project.id);
-      const entry = await api.call('POST', '/marketplace', { applicationId: application.id, tagline: 'Hello' });
-      expect(entry.body).to.deep.include({ applicationId: application.id, featured: false, tagline: 'Hello' });
-      expect((await api.call('POST', '/marketplace', { applicationId: application.id })).body).to.deep.equal({
-        statusCode: 409,
-        message: `Marketplace entry with applicationId ${application.id} already exists`,
-      });
-      expect((await api.call('POST', '/marketplace', { applicationId: 999999 })).status).to.equal(400);
     });
   });
 

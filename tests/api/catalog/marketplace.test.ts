@@ -4,14 +4,14 @@ import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { withQuery } from '../records/record-api.js';
 import { catalogClient, ids } from './catalog-api.js';
 
-describe('the marketplace shows released applications only', function () {
+describe('the marketplace is the released applications', function () {
   this.timeout(60_000);
   let server: TestServer;
   let api: ReturnType<typeof catalogClient>;
-  const entries: Partial<Record<ApplicationStatus, number>> = {};
   const apps: Partial<Record<ApplicationStatus, number>> = {};
   const statuses: ApplicationStatus[] = ['SUBMISSION', 'REVIEW', 'APPROVAL', 'PRE_RELEASE', 'RELEASE', 'UNAVAILABLE'];
   const guest = () => server.token({ level: 'LV5' });
+  const marketplace = async (token = api.admin) => ids(await api.call('GET', '/marketplace', undefined, token));
 
   before(async () => {
     server = await startTestServer();
@@ -21,68 +21,86 @@ describe('the marketplace shows released applications only', function () {
       const application = await api.application(`market-${status.toLowerCase()}`, '1', project.id);
       await api.moveTo(application.id, status);
       apps[status] = application.id;
-      const entry = await api.call('POST', '/marketplace', { applicationId: application.id, tagline: status });
-      expect(entry.status, 'an entry may be created whatever the status').to.equal(201);
-      entries[status] = entry.body.id;
     }
   });
   after(() => server.stop());
 
-  it('lists only the entry of the released application, for every level', async () => {
+  it('lists the application in RELEASE, as its application record, for every level', async () => {
     for (const token of [guest(), api.admin]) {
       const res = await api.call('GET', '/marketplace', undefined, token);
-      expect(res.body).to.deep.include({ count: 1, total: 1 });
-      expect(ids(res)).to.deep.equal([entries.RELEASE]);
+      expect(res.status).to.equal(200);
+      expect(res.body).to.deep.include({ count: 1, total: 1, page: 1, pageCount: 1 });
+      const application = (await api.call('GET', `/applications/${apps.RELEASE}`)).body;
+      expect(res.body.data).to.deep.equal([application]);
     }
   });
 
-  it('answers 404 when reading an entry whose application is not released', async () => {
+  it('reads a released application by its id; any other status answers 404', async () => {
     for (const status of statuses) {
-      const res = await api.call('GET', `/marketplace/${entries[status]}`, undefined, guest());
+      const res = await api.call('GET', `/marketplace/${apps[status]}`, undefined, guest());
       expect(res.status, status).to.equal(status === 'RELEASE' ? 200 : 404);
+      if (status === 'RELEASE') expect(res.body).to.deep.include({ id: apps.RELEASE, status: 'RELEASE' });
     }
   });
 
-  it('no client condition reaches a hidden entry', async () => {
+  it('puts an application in at once when it moves to RELEASE, and takes it out at once when it leaves', async () => {
+    expect((await api.call('PATCH', `/applications/${apps.PRE_RELEASE}/status`, { status: 'RELEASE' })).status).to.equal(200);
+    expect(await marketplace(guest())).to.deep.equal([apps.PRE_RELEASE, apps.RELEASE]);
+    expect((await api.call('GET', `/marketplace/${apps.PRE_RELEASE}`, undefined, guest())).status).to.equal(200);
+
+    expect((await api.call('PATCH', `/applications/${apps.PRE_RELEASE}/status`, { status: 'UNAVAILABLE' })).status).to.equal(200);
+    expect(await marketplace(guest())).to.deep.equal([apps.RELEASE]);
+    expect((await api.call('GET', `/marketplace/${apps.PRE_RELEASE}`, undefined, guest())).status).to.equal(404);
+
+    expect((await api.call('PATCH', `/applications/${apps.PRE_RELEASE}/status`, { status: 'RELEASE' })).status).to.equal(200);
+    expect(await marketplace(guest())).to.deep.equal([apps.PRE_RELEASE, apps.RELEASE]);
+    expect((await api.call('PATCH', `/applications/${apps.PRE_RELEASE}/status`, { status: 'UNAVAILABLE' })).status).to.equal(200);
+  });
+
+  it('a refused status move leaves the marketplace as it was', async () => {
+    const res = await api.call('PATCH', `/applications/${apps.SUBMISSION}/status`, { status: 'RELEASE' });
+    expect(res.status).to.equal(409);
+    const lv2 = await api.call('PATCH', `/applications/${apps.PRE_RELEASE}/status`, { status: 'RELEASE' }, server.token({ level: 'LV2' }));
+    expect(lv2.status).to.equal(403);
+    expect(await marketplace()).to.deep.equal([apps.RELEASE]);
+  });
+
+  it('takes the query language of applications, and no client condition reaches an application not released', async () => {
+    expect(ids(await api.call('GET', withQuery('/marketplace', ['filter', 'name||$eq||market-release'])))).to.deep.equal([apps.RELEASE]);
+    expect(ids(await api.call('GET', withQuery('/marketplace', ['filter', 'name||$eq||market-review'])))).to.deep.equal([]);
     const attempts: [string, string][][] = [
-      [['or', 'application.status||$eq||SUBMISSION'], ['or', 'featured||$eq||false']],
-      [['s', JSON.stringify({ $or: [{ 'application.status': 'REVIEW' }, { featured: false }] })]],
-      [['filter', 'application.status||$ne||RELEASE']],
+      [['or', 'status||$eq||SUBMISSION'], ['or', 'status||$ne||SUBMISSION']],
+      [['s', JSON.stringify({ $or: [{ status: 'REVIEW' }, { name: { $cont: 'market' } }] })]],
+      [['filter', 'status||$ne||RELEASE']],
     ];
     for (const params of attempts) {
       const res = await api.call('GET', withQuery('/marketplace', ...params));
       expect(res.status).to.equal(200);
-      expect(ids(res).every((id) => id === entries.RELEASE), JSON.stringify(params)).to.equal(true);
+      expect(ids(res).every((id) => id === apps.RELEASE), JSON.stringify(params)).to.equal(true);
     }
+    expect((await api.call('GET', withQuery('/marketplace', ['filter', 'package||$isnull']))).status).to.equal(400);
   });
 
-  it('shows an entry once its application is released and hides it again when it becomes unavailable', async () => {
-    await api.call('PATCH', `/applications/${apps.PRE_RELEASE}/status`, { status: 'RELEASE' });
-    expect(ids(await api.call('GET', '/marketplace'))).to.deep.equal([entries.PRE_RELEASE, entries.RELEASE]);
-    await api.call('PATCH', `/applications/${apps.PRE_RELEASE}/status`, { status: 'UNAVAILABLE' });
-    expect(ids(await api.call('GET', '/marketplace'))).to.deep.equal([entries.RELEASE]);
+  it('is the same list as /applications/released', async () => {
+    const released = await api.call('GET', '/applications/released', undefined, guest());
+    expect(released.body).to.deep.equal((await api.call('GET', '/marketplace', undefined, guest())).body);
   });
 
-  it('LV1 still changes and deletes a hidden entry', async () => {
-    const patched = await api.call('PATCH', `/marketplace/${entries.REVIEW}`, { featured: true });
-    expect(patched.body).to.deep.include({ id: entries.REVIEW, featured: true });
-    expect((await api.call('DELETE', `/marketplace/${entries.SUBMISSION}`)).status).to.equal(200);
-    expect((await api.call('GET', `/marketplace/${entries.SUBMISSION}`)).status).to.equal(404);
-  });
-
-  describe('the released applications list', () => {
-    it('answers only applications in RELEASE, whatever the query asks', async () => {
-      const res = await api.call('GET', '/applications/released', undefined, guest());
-      expect(res.body).to.deep.include({ total: 1, count: 1, page: 1, pageCount: 1 });
-      expect(res.body.data[0]).to.deep.include({ id: apps.RELEASE, status: 'RELEASE' });
-      expect(ids(await api.call('GET', withQuery('/applications/released', ['or', 'status||$eq||REVIEW'], ['or', 'status||$eq||SUBMISSION'])))).to.deep.equal([]);
-      expect(ids(await api.call('GET', withQuery('/applications/released', ['fields', 'name'], ['join', 'project||appName'])))).to.deep.equal([apps.RELEASE]);
-      expect((await api.call('GET', withQuery('/applications/released', ['filter', 'package||$isnull']))).status).to.equal(400);
-    });
-
-    it('while the list of all applications answers every status', async () => {
-      expect((await api.call('GET', '/applications', undefined, guest())).body.total).to.equal(statuses.length);
-      expect((await api.call('GET', `/applications/${apps.SUBMISSION}`, undefined, guest())).status).to.equal(200);
-    });
+  it('takes no writes, whatever the level: 405, and nothing changes', async () => {
+    const attempts = [
+      await api.call('POST', '/marketplace', { applicationId: apps.REVIEW }),
+      await api.call('POST', '/marketplace/bulk', { bulk: [{ applicationId: apps.REVIEW }] }),
+      await api.call('PATCH', `/marketplace/${apps.RELEASE}`, { displayName: 'Renamed' }),
+      await api.call('PUT', `/marketplace/${apps.RELEASE}`, { name: 'x', displayName: 'X', version: '1', projectId: 1 }),
+      await api.call('DELETE', `/marketplace/${apps.RELEASE}`),
+      await api.call('DELETE', `/marketplace/${apps.RELEASE}`, undefined, server.token({ level: 'LV2' })),
+    ];
+    for (const res of attempts) {
+      expect(res.status).to.equal(405);
+      expect(res.body.statusCode).to.equal(405);
+      expect(res.body.message).to.be.a('string');
+    }
+    expect(await marketplace()).to.deep.equal([apps.RELEASE]);
+    expect((await api.call('GET', `/applications/${apps.RELEASE}`)).body.displayName).to.equal('App market-release');
   });
 });

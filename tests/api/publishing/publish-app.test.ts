@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { buildZip, smallZip } from '../../infra/publishing/build-zip.js';
+import { buildZip, lyingZip, smallZip } from '../../infra/publishing/build-zip.js';
 import { png, publisherToken, seedProject, seedPublisher, startPublishingServer, storedState, upload, uploadForm, type PublishingServer } from './publishing-api.js';
 
 const notVerified = 'Publisher is not verified. Please contact the platform administrator.';
@@ -96,6 +96,19 @@ describe('publishing an app (production)', () => {
       const zeros = Buffer.alloc(1024 * 1024);
       const bomb = buildZip(Array.from({ length: 201 }, (_, i) => ({ name: `z${i}`, data: zeros, deflate: true })));
       expectError(await upload(server, uploadForm({ file: { bytes: bomb, filename: 'notes.zip' } }), token), 415, /200 MiB/);
+    });
+
+    it('415 for an entry that inflates past its declared size: 1.07 MiB declaring 1 KiB, inflating to 1,100 MiB', async () => {
+      const liar = lyingZip(1100);
+      expect(liar.length).to.be.within(1.05 * 1024 * 1024, 1.1 * 1024 * 1024);
+      const res = await upload(server, uploadForm({ file: { bytes: liar, filename: 'notes.zip' } }), token);
+      expectError(res, 415, `the archive's entry "app.bin" inflates past its declared size of 1024 bytes`);
+    });
+
+    it('415 for an entry whose CRC-32 does not match', async () => {
+      const data = Buffer.from('<!doctype html><title>Notes</title>');
+      const bad = buildZip([{ name: 'index.html', data, deflate: true, crc: 0x1234 }]);
+      expectError(await upload(server, uploadForm({ file: { bytes: bad, filename: 'notes.zip' } }), token), 415, /"index.html" fails its CRC-32 check/);
     });
 
     it('415 for an icon or a screenshot that is not PNG, JPEG or WebP', async () => {

@@ -57,6 +57,10 @@ describe('publishing in production without PUBLISHER_TOKEN_SECRET', () => {
       expect(res.status, path).to.equal(503);
       expect(res.body).to.deep.equal({ statusCode: 503, message: 'publishing is disabled: PUBLISHER_TOKEN_SECRET is not set' });
     }
+    for (const path of ['/publish/projects', '/publish/applications']) {
+      const res = await server.request('GET', path, { token: 'any' });
+      expect(res.status, path).to.equal(503);
+    }
     for (const path of ['/auth/oidc/login', '/auth/oidc/callback?code=c&state=s']) {
       const res = await fetch(`${server.url}${path}`, { redirect: 'manual' });
       expect(res.status, path).to.equal(503);

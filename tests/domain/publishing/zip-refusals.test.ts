@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { publishLimits } from '../../../src/domain/publishing/publish-limits.js';
-import { zipEntryCountRefusal, zipEntryRefusal, zipFileRefusal } from '../../../src/domain/publishing/zip-refusals.js';
+import {
+  zipEntryCountRefusal,
+  zipEntryInflationRefusal,
+  zipEntryMethodRefusal,
+  zipEntryRefusal,
+  zipFileRefusal,
+} from '../../../src/domain/publishing/zip-refusals.js';
 
 const zipStart = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]);
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -52,5 +58,28 @@ describe('what a ZIP package may contain', () => {
     const limit = publishLimits.zipUncompressedBytes;
     expect(zipEntryRefusal({ name: 'x', uncompressedSize: 1 }, { entries: 2, uncompressedBytes: limit })).to.equal(null);
     expect(zipEntryRefusal({ name: 'x', uncompressedSize: 1 }, { entries: 2, uncompressedBytes: limit + 1 })).to.match(/expands to more than 200 MiB/);
+  });
+});
+
+describe('what an inflated ZIP entry must match', () => {
+  const entry = { name: 'app.js', compressionMethod: 8, encrypted: false, uncompressedSize: 100, crc32: 0xcafebabe };
+
+  it('takes an entry that inflates to exactly its declared size and CRC-32', () => {
+    expect(zipEntryInflationRefusal(entry, { bytes: 100, crc32: 0xcafebabe })).to.equal(null);
+    // zlib's crc32 answers an unsigned number, a header read signed would not: both compare as unsigned.
+    expect(zipEntryInflationRefusal(entry, { bytes: 100, crc32: 0xcafebabe | 0 })).to.equal(null);
+  });
+
+  it('refuses more or fewer bytes than declared, and another CRC-32', () => {
+    expect(zipEntryInflationRefusal(entry, { bytes: 101, crc32: 0xcafebabe })).to.match(/inflates past its declared size of 100 bytes/);
+    expect(zipEntryInflationRefusal(entry, { bytes: 99, crc32: 0xcafebabe })).to.match(/inflates to 99 bytes, not its declared 100/);
+    expect(zipEntryInflationRefusal(entry, { bytes: 100, crc32: 0xcafebabf })).to.match(/fails its CRC-32 check/);
+  });
+
+  it('inflates only stored and deflated entries, never encrypted ones', () => {
+    expect(zipEntryMethodRefusal({ ...entry, compressionMethod: 0 })).to.equal(null);
+    expect(zipEntryMethodRefusal(entry)).to.equal(null);
+    expect(zipEntryMethodRefusal({ ...entry, compressionMethod: 14 })).to.match(/compression method 14/);
+    expect(zipEntryMethodRefusal({ ...entry, encrypted: true })).to.match(/encrypted entry "app.js"/);
   });
 });

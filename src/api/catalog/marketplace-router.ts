@@ -1,0 +1,29 @@
+import { Router } from 'express';
+import { locateRecord } from '../../commands/records/locate-record.js';
+import { parseListQuery, parseReadQuery } from '../../domain/records/parse-record-query.js';
+import { readScopeOf } from '../../domain/records/record-access.js';
+import { marketplaceKind } from '../../infra/records/catalog/marketplace-kind.js';
+import { selectRecordPage } from '../../infra/records/select-records.js';
+import { recordQueryOf } from '../records/record-query-string.js';
+import { recordIdOf } from '../records/record-request.js';
+import type { Services } from '../../services.js';
+
+/**
+ * GET /catalog/v1/marketplace and /{id}: the released applications, for every level (they belong
+ * to no workspace). No write route: the OpenAPI description has none, so writes answer 405.
+ */
+export function marketplaceRouter(services: Services): Router {
+  const router = Router();
+  const scope = readScopeOf(marketplaceKind, { workspace: null });
+
+  router.get('/', async (req, res) => {
+    res.json(await selectRecordPage(services.db, marketplaceKind, scope, parseListQuery(marketplaceKind, recordQueryOf(req))));
+  });
+
+  router.get('/:id', async (req, res) => {
+    const query = parseReadQuery(marketplaceKind, recordQueryOf(req));
+    res.json(await locateRecord(services.db, marketplaceKind, scope, recordIdOf(marketplaceKind, req), query));
+  });
+
+  return router;
+}
