@@ -25,13 +25,15 @@ export function toKafkaMessage(envelope: EventEnvelope): Message {
  * Publishes every booking event to `topic`, keyed by resourceId so that a resource's events stay
  * in one partition in log order. The checkpoint moves only after the broker acknowledged (all
  * in-sync replicas); a failed send fails the round, which is retried with backoff from the event
- * that failed.
+ * that failed. Enabled on a database with history, it starts at the end of the log: history is
+ * published only on request.
  */
 export function kafkaRelay(producer: KafkaSender, topic: string): Processor {
   let connected = false;
   return {
     name: 'kafka-relay',
     mode: 'at-least-once',
+    firstPosition: 'log-end',
     async handle(event) {
       const envelope = toEventEnvelope(event);
       if (!envelope) return;
