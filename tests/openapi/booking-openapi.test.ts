@@ -187,7 +187,7 @@ describe('openapi/booking.yaml', () => {
       'id', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'title',
       'startTime', 'endTime', 'status', 'recurrenceRule', 'recurrenceParentId', 'exceptionOf',
       'confirmedBy', 'confirmedAt', 'cancelledBy', 'cancelledAt', 'reason', 'checkedInAt',
-      'checkedOutAt', 'createdAt', 'updatedAt',
+      'checkedOutAt', 'createdAt', 'updatedAt', 'archivedAt',
     ]);
     for (const list of ['ResourceList', 'BookingList', 'DeadLetterList']) {
       const required = ((schemas[list]?.allOf as Json[]) ?? []).flatMap((s) => (s.required as string[]) ?? []);
