@@ -6,7 +6,7 @@ import { bookingBody, registerZone, setClock } from './booking-api.js';
 const bookingFields = [
   'id', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'title', 'startTime', 'endTime', 'status',
   'recurrenceRule', 'recurrenceParentId', 'exceptionOf', 'confirmedBy', 'confirmedAt', 'cancelledBy', 'cancelledAt', 'reason',
-  'checkedInAt', 'checkedOutAt', 'createdAt', 'updatedAt',
+  'checkedInAt', 'checkedOutAt', 'createdAt', 'updatedAt', 'archivedAt',
 ];
 
 // The service's clock stands at Monday 2027-01-04 08:00Z unless a test moves it.
