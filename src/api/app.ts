@@ -10,7 +10,7 @@ import { webhooksRouter } from './booking/webhooks-router.js';
 import { catalogRouter } from './catalog/catalog-router.js';
 import { healthRouter } from './health-router.js';
 import { httpErrorHandler, notFoundHandler } from './http-error-handler.js';
-import { openApiDocsRouter, openApiValidator, type OpenApiArea } from './openapi-documents.js';
+import { asyncApiDocsRouter, openApiDocsRouter, openApiValidator, type OpenApiArea } from './openapi-documents.js';
 import { assetsRouter } from './publishing/assets-router.js';
 import { publishRouter } from './publishing/publish-router.js';
 import { signInRouter } from './publishing/sign-in-router.js';
@@ -55,6 +55,7 @@ export function createApp(services: Services): Express {
   // One JSON parser for every area; multipart uploads are streamed by their own route.
   app.use(express.json({ limit: '256kb' }));
   app.use(openApiDocsRouter(bookingArea));
+  app.use(asyncApiDocsRouter());
   app.use('/booking/v1/health', healthRouter(services));
   app.use(openApiValidator(bookingArea));
   app.use('/booking/v1', authenticate(services.verifyToken));

@@ -135,6 +135,8 @@ export type BookingFilter = {
   bookerProfileId?: string;
   from?: Temporal.Instant;
   to?: Temporal.Instant;
+  /** Series parents hold a rule, not a slot: listed only when asked for. */
+  includeSeriesParents?: boolean;
 };
 
 /** One page of bookings, ascending by start; from/to select those overlapping the range. */
@@ -146,7 +148,8 @@ export async function listBookings(db: Executor, filter: BookingFilter, page: Pa
     .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
     .$if(filter.bookerProfileId !== undefined, (q) => q.where('booker_profile_id', '=', filter.bookerProfileId!))
     .$if(filter.from !== undefined, (q) => q.where('end_time', '>', new Date(filter.from!.epochMilliseconds)))
-    .$if(filter.to !== undefined, (q) => q.where('start_time', '<', new Date(filter.to!.epochMilliseconds)));
+    .$if(filter.to !== undefined, (q) => q.where('start_time', '<', new Date(filter.to!.epochMilliseconds)))
+    .$if(!filter.includeSeriesParents, (q) => q.where('is_series_parent', '=', false));
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('start_time').orderBy('id').limit(page.limit).offset((page.page - 1) * page.limit).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
