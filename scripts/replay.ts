@@ -25,7 +25,12 @@ function fail(message: string): never {
 }
 
 function parseOptions(): { after: number; to: Target } {
-  const { values } = parseArgs({ options: { after: { type: 'string' }, to: { type: 'string' } } });
+  let values: { after?: string; to?: string };
+  try {
+    ({ values } = parseArgs({ options: { after: { type: 'string' }, to: { type: 'string' } } }));
+  } catch (error) {
+    fail(`${(error as Error).message}; usage: npm run replay -- --after <position> --to webhook|kafka|stdout`);
+  }
   if (values.after === undefined || !/^\d+$/.test(values.after) || !Number.isSafeInteger(Number(values.after))) {
     fail('--after <position> is required: a global log position (0 replays the whole log)');
   }
