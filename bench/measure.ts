@@ -19,6 +19,8 @@ export type Scenario = {
   /** Called for every request: its path, and its JSON body for a POST. */
   next: () => { path: string; body?: unknown };
   expect: number;
+  /** Extra request headers (e.g. If-None-Match). */
+  headers?: Record<string, string>;
   connections: number;
   seconds: number;
 };
@@ -29,7 +31,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 export async function measure(url: string, token: string, scenario: Scenario): Promise<Measurement> {
   const latencies: number[] = [];
   const unexpected: Record<string, number> = {};
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...scenario.headers };
   // Without a callback autocannon answers its event emitter, made thenable (the types miss the events).
   const tracker = autocannon({
     url,

@@ -5,10 +5,13 @@ import { createTokenVerifier } from './infra/auth/token-verifier.js';
 import { ConfigError, type Config } from './infra/config.js';
 import { createDatabase, waitUntilIdle, type Database } from './infra/db/database.js';
 import { migrateToLatest } from './infra/db/migrate.js';
+import { waitForDatabase } from './infra/db/wait-for-database.js';
 import { createLocalDeviceDirectory } from './infra/device-service/local-device-directory.js';
 import { createRemoteDeviceDirectory } from './infra/device-service/remote-device-directory.js';
 import { createPostgresEventStore } from './infra/event-store/postgres-event-store.js';
 import type { Logger } from './infra/logger.js';
+import { countAppendedEvents } from './infra/metrics/count-appended-events.js';
+import { createMonitoring } from './infra/metrics/monitoring.js';
 import { projectors } from './projections/projectors.js';
 import { createPublishing } from './infra/publishing/create-publishing.js';
 
@@ -37,13 +40,25 @@ export async function createServices(config: Config, logger: Logger, database?: 
     groupsClaim: config.auth.groupsClaim,
   });
   const db = database ?? createDatabase(config.database);
+  if (!database && config.database.kind === 'postgres') {
+    const { host, port, database: name } = config.database;
+    try {
+      await waitForDatabase(db, { timeoutSeconds: config.dbConnectTimeoutSeconds, where: `${host}:${port}/${name ?? ''}`, logger });
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+  }
   await migrateToLatest(db);
-  return {
+  // Through `services.now`, which a test may replace to move the clock.
+  const monitoring = createMonitoring(db, () => services.now());
+  const services: RunningServices = {
     config,
     db,
     logger,
-    eventStore: createPostgresEventStore(db, { projections: projectors }),
+    eventStore: countAppendedEvents(createPostgresEventStore(db, { projections: projectors }), monitoring.eventsAppended),
     now: () => Temporal.Now.instant(),
+    monitoring,
     devices: config.deviceServiceUrl ? createRemoteDeviceDirectory(config.deviceServiceUrl) : createLocalDeviceDirectory(db),
     verifyToken,
     publishing: createPublishing(config, logger),
@@ -53,4 +68,5 @@ export async function createServices(config: Config, logger: Logger, database?: 
       await db.destroy();
     },
   };
+  return services;
 }

@@ -1,12 +1,16 @@
-import { createServices } from './create-services.js';
+import cluster from 'node:cluster';
+import os from 'node:os';
 import { ConfigError, loadConfig, type Config } from './infra/config.js';
-import { createLogger } from './infra/logger.js';
-import { startServer } from './server.js';
-import { startWorkers } from './workers/start-workers.js';
+import { createLogger, type Logger } from './infra/logger.js';
 
+const startedAt = Date.now();
 const logger = createLogger();
 
 type Role = 'all' | 'api' | 'worker';
+type Running = { port?: number; close(): Promise<void> };
+
+/** Set by the primary on each process it forks: the role that process plays. */
+const clusterRoleVariable = 'BOOKING_CLUSTER_ROLE';
 
 /** `--role api|worker` (or `--role=…`) splits the process; without it one process runs both. */
 function roleOf(args: string[]): Role {
@@ -17,12 +21,60 @@ function roleOf(args: string[]): Role {
   throw new ConfigError(`--role must be api, worker or all, got "${value ?? ''}"`);
 }
 
-async function start(config: Config, role: Role): Promise<{ close(): Promise<void> }> {
+/** WEB_CONCURRENCY: how many processes serve HTTP on PostgreSQL; default one per processor. */
+function webConcurrency(env: Record<string, string | undefined>): number {
+  const raw = env.WEB_CONCURRENCY;
+  if (raw === undefined || raw === '') return os.availableParallelism();
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`WEB_CONCURRENCY must be an integer ≥ 1, got "${raw}"`);
+  return value;
+}
+
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+/** Logs that a step is still running every few seconds, so that a slow start is never silent. */
+async function step<T>(log: Logger, what: string, work: () => Promise<T>): Promise<T> {
+  const since = Date.now();
+  const ticker = setInterval(() => log.info(`still ${what} (${seconds(since)})`), 5_000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(ticker);
+  }
+}
+
+function readyLine(port: number): string {
+  const base = `http://localhost:${port}`;
+  return `ready on ${base} in ${seconds(startedAt)} — docs: ${base}/booking/docs, ${base}/device/docs, ${base}/catalog/docs, ${base}/publish/docs (index: ${base}/)`;
+}
+
+async function start(config: Config, role: Role): Promise<Running> {
   if (role !== 'all' && config.database.kind === 'embedded') {
     throw new ConfigError(`--role ${role} needs PostgreSQL (DB_HOST): the embedded database serves one process`);
   }
+  // The code loads while a first start creates the embedded database on another thread.
+  const created =
+    config.database.kind === 'embedded'
+      ? import('./infra/db/create-embedded-data-dir.js').then(async ({ createEmbeddedDataDir }) => {
+          const since = Date.now();
+          const dataDir = config.database.kind === 'embedded' ? config.database.dataDir : '';
+          const creating = createEmbeddedDataDir(dataDir);
+          if (await Promise.race([creating, Promise.resolve('pending')]) === 'pending') {
+            logger.info(`first start: creating the embedded database in ${dataDir} (a few seconds, once)`);
+            await creating;
+            logger.info(`embedded database created in ${seconds(since)}`);
+          }
+        })
+      : Promise.resolve();
+  const [{ createServices }, { startServer }, { startWorkers }] = await Promise.all([
+    import('./create-services.js'),
+    import('./server.js'),
+    import('./workers/start-workers.js'),
+    created,
+  ]);
+  const connecting = `connecting to the ${config.database.kind === 'embedded' ? 'embedded database' : 'database'} and migrating`;
   if (role === 'worker') {
-    const services = await createServices(config, logger);
+    const services = await step(logger, connecting, () => createServices(config, logger));
     const workers = startWorkers(services);
     return {
       async close() {
@@ -31,10 +83,11 @@ async function start(config: Config, role: Role): Promise<{ close(): Promise<voi
       },
     };
   }
-  const server = await startServer(config, logger);
+  const server = await step(logger, connecting, () => startServer(config, logger));
   if (role === 'api') return server;
   const workers = startWorkers(server.services);
   return {
+    port: server.port,
     async close() {
       await workers.stop();
       await server.close();
@@ -42,11 +95,8 @@ async function start(config: Config, role: Role): Promise<{ close(): Promise<voi
   };
 }
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const role = roleOf(process.argv.slice(2));
-  const running = await start(config, role);
-  logger.info({ role }, 'started');
+/** Stops `running` on the first SIGTERM or SIGINT (or when the primary goes away), then exits. */
+function stopOnSignals(running: Running): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -66,6 +116,73 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  if (cluster.isWorker) process.on('disconnect', () => stop('primary gone'));
+}
+
+/**
+ * The primary of a multi-process start: forks `count` HTTP processes sharing the port; the first
+ * also runs the workers when the role is `all`, so each processor has one active instance here.
+ * A process that dies is replaced; SIGTERM or SIGINT stops them all.
+ */
+function supervise(role: Role, count: number): void {
+  const roles: Role[] = Array.from({ length: count }, (_, slot) => (slot === 0 && role === 'all' ? 'all' : 'api'));
+  const processes = new Map<number, number>();
+  const listening = new Set<number>();
+  let stopping = false;
+  const fork = (slot: number) => {
+    const child = cluster.fork({ [clusterRoleVariable]: roles[slot] });
+    processes.set(child.id, slot);
+    child.once('listening', (address) => {
+      listening.add(slot);
+      if (listening.size === count && !stopping) logger.info(readyLine(address.port));
+    });
+    child.once('exit', (code, signal) => {
+      processes.delete(child.id);
+      if (stopping) {
+        if (processes.size === 0) process.exit(0);
+        return;
+      }
+      logger.error({ code, signal, slot }, 'an HTTP process exited; starting another');
+      listening.delete(slot);
+      setTimeout(() => fork(slot), 1_000).unref();
+    });
+  };
+  logger.info(`starting ${count} HTTP processes (WEB_CONCURRENCY)${role === 'all' ? '; the first also runs the workers' : ''}`);
+  roles.forEach((_, slot) => fork(slot));
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down every process');
+    for (const child of Object.values(cluster.workers ?? {})) child?.process.kill('SIGTERM');
+    if (processes.size === 0) process.exit(0);
+    setTimeout(() => {
+      for (const child of Object.values(cluster.workers ?? {})) child?.process.kill('SIGKILL');
+      process.exit(1);
+    }, 20_000).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (cluster.isWorker) {
+    const running = await start(config, (process.env[clusterRoleVariable] as Role | undefined) ?? 'api');
+    stopOnSignals(running);
+    return;
+  }
+  const role = roleOf(process.argv.slice(2));
+  if (config.appEnv === 'production' && config.database.kind === 'embedded') {
+    logger.warn('production mode on the embedded database (PGlite): one process, no failover, no backups; set DB_HOST to use PostgreSQL');
+  }
+  if (role !== 'worker') {
+    const count = webConcurrency(process.env);
+    if (config.database.kind === 'postgres' && count > 1) return supervise(role, count);
+    if (config.database.kind === 'embedded') logger.info('embedded database: one process serves HTTP and runs the workers (WEB_CONCURRENCY applies to PostgreSQL)');
+  }
+  const running = await start(config, role);
+  logger.info({ role }, role === 'worker' ? `workers started in ${seconds(startedAt)}` : readyLine(running.port ?? config.port));
+  stopOnSignals(running);
 }
 
 main().catch((error: unknown) => {

@@ -2,6 +2,7 @@ import type { CommandContext } from './commands/command-context.js';
 import type { TokenVerifier } from './infra/auth/token-verifier.js';
 import type { Config } from './infra/config.js';
 import type { DeviceDirectory } from './infra/device-service/device-directory.js';
+import type { Monitoring } from './infra/metrics/monitoring.js';
 import type { Publishing } from './infra/publishing/publishing.js';
 
 /** Everything the HTTP layer and the workers are built from; assembled once in main. */
@@ -10,4 +11,6 @@ export type Services = CommandContext & {
   devices: DeviceDirectory;
   verifyToken: TokenVerifier;
   publishing: Publishing;
+  /** Metrics and the workers' health. */
+  monitoring: Monitoring;
 };

@@ -2,13 +2,17 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import { authenticate } from './authenticate.js';
+import { asOfRouter } from './booking/as-of-router.js';
 import { bookingsRouter } from './booking/bookings-router.js';
+import { eventsFeedRouter } from './booking/events-feed-router.js';
+import { historyRouter } from './booking/history-router.js';
 import { resourceScheduleRouter } from './booking/resource-schedule-router.js';
 import { resourcesRouter } from './booking/resources-router.js';
 import { seriesRouter } from './booking/series-router.js';
 import { webhooksRouter } from './booking/webhooks-router.js';
 import { catalogRouter } from './catalog/catalog-router.js';
 import { healthRouter } from './health-router.js';
+import { metricsRouter } from './metrics-router.js';
 import { httpErrorHandler, notFoundHandler } from './http-error-handler.js';
 import { asyncApiDocsRouter, openApiDocsRouter, openApiValidator, type OpenApiArea } from './openapi-documents.js';
 import { assetsRouter } from './publishing/assets-router.js';
@@ -18,6 +22,8 @@ import { deviceSelfRouter } from './records/device-self-router.js';
 import { devicesRouter } from './records/devices-router.js';
 import { recordQueryParser } from './records/record-query-string.js';
 import { zonesRouter } from './records/zones-router.js';
+import { refuseDeepJson, refuseHostileInput } from './refuse-hostile-input.js';
+import { rootPageRouter } from './root-page.js';
 import type { Services } from '../services.js';
 import { localAssetsDir } from '../infra/publishing/create-asset-storage.js';
 import { localAssetsPath } from '../infra/publishing/local-asset-storage.js';
@@ -38,6 +44,7 @@ export function createApp(services: Services): Express {
   // Hashing every body for a weak ETag cost more than a schedule's JSON; no client here revalidates.
   app.disable('etag');
   app.set('query parser', 'extended');
+  app.use(metricsRouter(services));
   app.use(
     pinoHttp({
       logger: services.logger,
@@ -53,12 +60,17 @@ export function createApp(services: Services): Express {
   );
 
   // One JSON parser for every area; multipart uploads are streamed by their own route.
-  app.use(express.json({ limit: '256kb' }));
+  app.use(express.json({ limit: '256kb', verify: refuseDeepJson }));
+  app.use(refuseHostileInput);
+  app.use(rootPageRouter());
   app.use(openApiDocsRouter(bookingArea));
   app.use(asyncApiDocsRouter());
   app.use('/booking/v1/health', healthRouter(services));
   app.use(openApiValidator(bookingArea));
   app.use('/booking/v1', authenticate(services.verifyToken));
+  app.use('/booking/v1', historyRouter(services));
+  app.use('/booking/v1', asOfRouter(services));
+  app.use('/booking/v1/events', eventsFeedRouter(services));
   app.use('/booking/v1/resources', resourcesRouter(services));
   app.use('/booking/v1/resources', resourceScheduleRouter(services));
   app.use('/booking/v1/bookings', seriesRouter(services));

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { DomainError, type DomainErrorCode } from '../domain/domain-error.js';
 import { AuthenticationError } from '../infra/auth/principal-from-claims.js';
+import { isDatabaseUnavailable } from '../infra/db/database-unavailable.js';
 
 const statusOf: Record<DomainErrorCode, number> = {
   invalid_request: 400,
@@ -21,14 +22,10 @@ const statusOf: Record<DomainErrorCode, number> = {
 /** Codes whose name a client reads as `reason`. */
 const reasonCodes = new Set<DomainErrorCode>(['invalid_transition', 'outside_checkin_window', 'already_registered', 'resource_not_found']);
 
-/** Failures of the database connection itself: the service is up, its dependency is not. */
-const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', '57P01', '57P03', '53300', '08006', '08001', '08003']);
-
 type HttpLikeError = {
   status?: number;
   statusCode?: number;
   type?: string;
-  code?: string;
   message?: string;
   errors?: { path?: string; message?: string }[];
 };
@@ -69,7 +66,7 @@ export const httpErrorHandler: ErrorRequestHandler = (error: unknown, req, res, 
     res.status(status).json(body(status, e.message ?? 'bad request', errors ? { errors } : {}));
     return;
   }
-  if (e.code && unavailableCodes.has(e.code)) {
+  if (isDatabaseUnavailable(error)) {
     req.log?.warn({ err: error }, 'database unavailable');
     res.status(503).json(body(503, 'a dependency is unavailable; try again later'));
     return;

@@ -11,6 +11,10 @@ export type Config = {
   appEnv: AppEnv;
   dataDir: string;
   database: DatabaseConfig;
+  /** DB_CONNECT_TIMEOUT_SECONDS: how long start-up waits for an unreachable database before giving up. */
+  dbConnectTimeoutSeconds: number;
+  /** METRICS=off turns GET /metrics off. */
+  metrics: boolean;
   eventStore: 'postgres' | 'eventstoredb';
   eventStoreConnectionString?: string;
   auth: {
@@ -53,6 +57,13 @@ function integer(env: Env, name: string, fallback: number, min = 0): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
   return value;
+}
+
+function switchOf(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'on') return true;
+  if (raw === 'off') return false;
+  throw new ConfigError(`${name} must be on or off, got "${raw}"`);
 }
 
 function appEnvOf(env: Env): AppEnv {
@@ -133,6 +144,8 @@ export function loadConfig(env: Env = process.env): Config {
     appEnv,
     dataDir,
     database,
+    dbConnectTimeoutSeconds: integer(env, 'DB_CONNECT_TIMEOUT_SECONDS', 60),
+    metrics: switchOf(env, 'METRICS'),
     eventStore,
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
     auth: {

@@ -2,9 +2,15 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../infra/config.js';
 import type { ExclusiveLock } from './exclusive-lock.js';
 
+/** How long the lock's session may take to answer before it counts as lost. */
+const sessionTimeoutMs = 5_000;
+
 /**
  * A session-level advisory lock on a connection of its own (outside the pool): it is held as long
- * as that connection lives, and freed by PostgreSQL when the process dies.
+ * as that connection lives, and freed by PostgreSQL when the process dies or the session is cut.
+ * While held, every acquire() first proves the session still answers: a session lost to a restart
+ * or a cut network has lost the lock with it (another instance may hold it by now), so this
+ * instance stands by until it takes the lock again.
  */
 export function createAdvisoryLock(config: Extract<DatabaseConfig, { kind: 'postgres' }>, name: string): ExclusiveLock {
   const key = `workspace-booking:${name}`;
@@ -15,6 +21,8 @@ export function createAdvisoryLock(config: Extract<DatabaseConfig, { kind: 'post
     if (client !== lost) return;
     client = undefined;
     held = false;
+    // Its socket may still be open (a query that timed out); it must not keep a session behind.
+    lost.end().catch(() => undefined);
   };
 
   const release = async () => {
@@ -24,30 +32,43 @@ export function createAdvisoryLock(config: Extract<DatabaseConfig, { kind: 'post
     await current?.end().catch(() => undefined);
   };
 
+  const connect = async () => {
+    const next = new pg.Client({
+      host: config.host,
+      port: config.port,
+      user: config.user,
+      password: config.password,
+      database: config.database,
+      keepAlive: true,
+      connectionTimeoutMillis: sessionTimeoutMs,
+      query_timeout: sessionTimeoutMs,
+    });
+    // Permanent listeners: a lost session is an 'error' and/or an 'end', never a crash.
+    next.on('error', () => forget(next));
+    next.on('end', () => forget(next));
+    try {
+      await next.connect();
+    } catch (error) {
+      await next.end().catch(() => undefined);
+      throw error;
+    }
+    return next;
+  };
+
   return {
     async acquire() {
-      if (held && client) return true;
-      if (!client) {
-        const next = new pg.Client({
-          host: config.host,
-          port: config.port,
-          user: config.user,
-          password: config.password,
-          database: config.database,
-          keepAlive: true,
-          connectionTimeoutMillis: 5_000,
-        });
-        next.on('error', () => forget(next));
-        next.on('end', () => forget(next));
-        await next.connect();
-        client = next;
-      }
+      const current = client ?? (client = await connect());
       try {
-        const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as locked', [key]);
-        held = rows[0]?.locked === true;
+        if (held) {
+          await current.query('select 1');
+          // The session may have been lost while the query ran ('end' cleared the client).
+          return held && client === current;
+        }
+        const { rows } = await current.query<{ locked: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as locked', [key]);
+        held = rows[0]?.locked === true && client === current;
         return held;
       } catch (error) {
-        await release();
+        forget(current);
         throw error;
       }
     },

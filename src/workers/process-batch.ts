@@ -12,7 +12,7 @@ const positionOf = (event: RecordedEvent): LogPosition => ({ transactionId: even
  */
 export async function processBatch(deps: { db: Database; eventStore: EventStore }, processor: Processor, batchSize: number): Promise<number> {
   const { db, eventStore } = deps;
-  const after = await readCheckpoint(db, processor.name);
+  const after = await readCheckpoint(db, processor.name, processor.firstPosition);
   const events = await eventStore.readAll({ after, maxCount: batchSize });
   const last = events.at(-1);
   if (!last) return 0;
@@ -21,7 +21,8 @@ export async function processBatch(deps: { db: Database; eventStore: EventStore 
     await db.transaction().execute(async (trx) => {
       // Another instance that moved the checkpoint meanwhile has applied these events already.
       if (!samePosition(await lockCheckpoint(trx, processor.name), after)) return;
-      for (const event of events) await processor.handle(trx, event);
+      if (processor.handleBatch) await processor.handleBatch(trx, events);
+      else for (const event of events) await processor.handle(trx, event);
       await moveCheckpoint(trx, processor.name, after, positionOf(last));
     });
     return events.length;

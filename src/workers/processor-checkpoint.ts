@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../infra/db/database.js';
 import { logStart, type LogPosition } from '../infra/event-store/event-store.js';
+import { isFinalInLog } from '../infra/event-store/log-horizon.js';
 
 const positionColumns = [sql<string>`transaction_id::text`.as('transaction_id'), 'global_position'] as const;
 
@@ -11,13 +12,33 @@ const toPosition = (row: { transaction_id: string; global_position: number }): L
 
 export const samePosition = (a: LogPosition, b: LogPosition) => a.transactionId === b.transactionId && a.globalPosition === b.globalPosition;
 
-/** The processor's place in the log; a new processor starts at the beginning. */
-export async function readCheckpoint(db: Executor, name: string): Promise<LogPosition> {
+/** Where a processor without a checkpoint begins: the start of the log, or its end (history is not its business). */
+export type FirstPosition = 'log-start' | 'log-end';
+
+/** The last event that is final in the global log; the start of the log when there is none. */
+async function logEnd(db: Executor): Promise<LogPosition> {
+  const row = await db
+    .selectFrom('events')
+    .select(positionColumns)
+    .where(isFinalInLog())
+    .orderBy('transaction_id', 'desc')
+    .orderBy('global_position', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? toPosition(row) : logStart;
+}
+
+/**
+ * The processor's place in the log. A new processor starts at `first`; the end is taken below the
+ * log's horizon, so a transaction still running when it is placed is delivered, not passed over.
+ */
+export async function readCheckpoint(db: Executor, name: string, first: FirstPosition = 'log-start'): Promise<LogPosition> {
   const row = await db.selectFrom('processor_checkpoints').select(positionColumns).where('name', '=', name).executeTakeFirst();
   if (row) return toPosition(row);
+  const start = first === 'log-end' ? await logEnd(db) : logStart;
   await db
     .insertInto('processor_checkpoints')
-    .values({ name, transaction_id: logStart.transactionId, global_position: logStart.globalPosition })
+    .values({ name, transaction_id: start.transactionId, global_position: start.globalPosition })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
   return readCheckpoint(db, name);

@@ -21,11 +21,26 @@ export function startProcessor(
   processor: Processor,
   options: ProcessorOptions,
 ): RunningLoop {
+  let active = false;
+  const standBy = (why: string) => {
+    if (active) deps.logger.warn({ processor: processor.name }, `processor ${processor.name}: ${why}; standing by until it holds the lock again`);
+    active = false;
+  };
   return startSupervisedLoop(
     `processor ${processor.name}`,
     deps.logger,
     async () => {
-      if (!(await deps.lock.acquire())) return options.standbyRetryMs;
+      // Proven before every round: a lock lost with its session may be another instance's by now.
+      const holds = await deps.lock.acquire().catch((error: unknown) => {
+        standBy('lost the connection holding its lock');
+        throw error;
+      });
+      if (!holds) {
+        standBy('lost its lock');
+        return options.standbyRetryMs;
+      }
+      if (!active) deps.logger.info({ processor: processor.name }, `processor ${processor.name} active`);
+      active = true;
       const read = await processBatch(deps, processor, options.batchSize);
       return read === options.batchSize ? 0 : options.pollIntervalMs;
     },

@@ -3,6 +3,7 @@ import { ConfigError } from '../infra/config.js';
 import { createKafkaProducer } from '../infra/kafka/create-kafka-producer.js';
 import { deviceDeletions } from './devices/device-deletions.js';
 import { startReconciliation } from './devices/start-reconciliation.js';
+import { startCommitListener } from './commit-listener.js';
 import { createExclusiveLock } from './create-exclusive-lock.js';
 import { kafkaRelay } from './kafka/kafka-relay.js';
 import type { Processor } from './processor.js';
@@ -32,17 +33,31 @@ export function startWorkers(services: Services, overrides: Partial<WorkerOption
   if (endpoint && !secret) throw new ConfigError('WEBHOOK_ENDPOINT is set but WEBHOOK_SECRET is not: webhooks are always signed');
 
   const processorOptions = { batchSize: options.batchSize, pollIntervalMs: options.pollIntervalMs, standbyRetryMs: options.standbyRetryMs, backoff: options.backoff };
-  const follow = (processor: Processor) => startProcessor({ ...services, lock: createExclusiveLock(services, processor.name) }, processor, processorOptions);
+  const followers: RunningLoop[] = [];
+  const follow = (processor: Processor, batchSize = processorOptions.batchSize) => {
+    services.monitoring.workers.track(processor.name);
+    const loop = startProcessor({ ...services, lock: createExclusiveLock(services, processor.name) }, processor, { ...processorOptions, batchSize });
+    followers.push(loop);
+    return loop;
+  };
 
   const loops: RunningLoop[] = [startTimerLoop(services, options), follow(deviceDeletions(services)), startReconciliation(services, options)];
-  if (endpoint && secret) loops.push(follow(webhookRelay), startWebhookSender(services, { endpoint, secret }, options));
+  const sender = endpoint && secret ? startWebhookSender(services, { endpoint, secret }, options) : undefined;
+  if (sender) loops.push(follow(webhookRelay, options.relayBatchSize), sender);
   const producer = config.kafka.brokers.length > 0 ? (options.kafkaProducer ?? createKafkaProducer(config.kafka.brokers, logger)) : undefined;
   if (producer) loops.push(follow(kafkaRelay(producer, config.kafka.topic)));
+  const listener = startCommitListener(
+    config.database,
+    logger,
+    { events_appended: followers.map((loop) => () => loop.wake()), webhook_deliveries_queued: sender ? [() => sender.wake()] : [] },
+    options.backoff,
+  );
 
   logger.info({ webhooks: Boolean(endpoint), kafka: Boolean(producer) }, 'workers started');
   return {
     wake: () => loops.forEach((loop) => loop.wake()),
     async stop() {
+      await listener.stop();
       await Promise.all(loops.map((loop) => loop.stop()));
       await producer?.disconnect().catch((error: unknown) => logger.warn({ err: error }, 'disconnecting from Kafka failed'));
     },

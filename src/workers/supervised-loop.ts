@@ -1,4 +1,7 @@
+import { isDatabaseUnavailable } from '../infra/db/database-unavailable.js';
 import type { Logger } from '../infra/logger.js';
+
+const databaseRetryMaxMs = 5_000;
 
 export type Backoff = { initialMs: number; maxMs: number };
 
@@ -48,7 +51,9 @@ export function startSupervisedLoop(
         if (pauseMs > 0 && !stopping.signal.aborted) await pause(pauseMs);
       } catch (error) {
         failures += 1;
-        const retryInMs = Math.min(options.backoff.maxMs, options.backoff.initialMs * 2 ** (failures - 1));
+        // A database that comes back should find every worker at it again within seconds.
+        const maxMs = isDatabaseUnavailable(error) ? Math.min(options.backoff.maxMs, databaseRetryMaxMs) : options.backoff.maxMs;
+        const retryInMs = Math.min(maxMs, options.backoff.initialMs * 2 ** (failures - 1));
         logger.error({ err: error, worker: name, failures, retryInMs }, `${name} failed; retrying`);
         if (!stopping.signal.aborted) await pause(retryInMs);
       }

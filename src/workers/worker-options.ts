@@ -7,8 +7,10 @@ import { contractRetryDelaysMs } from './webhooks/retry-delay.js';
 export type WorkerOptions = {
   /** Pause of a loop that found nothing to do. */
   pollIntervalMs: number;
-  /** Events per processor round, timers or deliveries per round. */
+  /** Events per processor round, timers per round, webhook deliveries in flight. */
   batchSize: number;
+  /** Events per round of the webhook relay: a round costs a few round trips whatever its size, so a relay behind catches up in big steps. */
+  relayBatchSize: number;
   /** Pause of a standby instance before it tries a processor's lock again. */
   standbyRetryMs: number;
   /** Pause after a failed round, doubling up to maxMs. */
@@ -27,6 +29,7 @@ export function workerOptionsFor(config: Config, overrides: Partial<WorkerOption
   return {
     pollIntervalMs: 200,
     batchSize: 100,
+    relayBatchSize: 1_000,
     standbyRetryMs: 2_000,
     backoff: { initialMs: 500, maxMs: 30_000 },
     timerLeaseMs: 60_000,

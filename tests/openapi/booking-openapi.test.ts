@@ -67,12 +67,18 @@ const EXPECTED: Record<string, string[]> = {
   '/booking/v1/bookings/series/{parentId}': ['patch'],
   '/booking/v1/webhooks/dead-letters': ['get'],
   '/booking/v1/webhooks/dead-letters/{id}/redeliver': ['post'],
+  // contract §13
+  '/booking/v1/bookings/{id}/history': ['get'],
+  '/booking/v1/resources/{id}/history': ['get'],
+  '/booking/v1/events': ['get'],
   '/booking/docs-yaml': ['get'],
   '/booking/docs-asyncapi': ['get'],
   '/booking/docs': ['get'],
+  // contract §12
+  '/metrics': ['get'],
 };
 
-const PUBLIC = ['GET /booking/v1/health', 'GET /booking/docs-yaml', 'GET /booking/docs-asyncapi', 'GET /booking/docs'];
+const PUBLIC = ['GET /booking/v1/health', 'GET /metrics', 'GET /booking/docs-yaml', 'GET /booking/docs-asyncapi', 'GET /booking/docs'];
 
 const REQUIRED_SCHEMAS = [
   'Error', 'ConflictError', 'PolicyError', 'Availability', 'BookingPolicy', 'ResourceCreate',

@@ -34,6 +34,10 @@ export async function startServiceProcess(env: Record<string, string>, args: str
     child.stderr!.on('data', onData);
     void exited.then((code) => reject(new Error(`service exited with ${code} before listening:\n${output}`)));
     if (fixedPort) void healthy(fixedPort).then(() => resolve(fixedPort), reject);
+  }).catch((error: unknown) => {
+    // A process that never came up must not outlive the test.
+    child.kill('SIGKILL');
+    throw error;
   });
   return {
     child,

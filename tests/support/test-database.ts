@@ -1,3 +1,7 @@
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { Kysely } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { PostgresConfig } from './scratch-database.js';
 import { createScratchDatabase, postgresServer } from './scratch-database.js';
 import { createDatabase, createEmbeddedDatabase, type Database } from '../../src/infra/db/database.js';
@@ -27,11 +31,28 @@ function migratedTemplate() {
   return template;
 }
 
+let embeddedTemplate: Promise<Blob> | undefined;
+
+/**
+ * The embedded counterpart: a migrated PGlite dumped once per run. Creating a PGlite database
+ * (initdb) and migrating it cost several times more than loading that dump, for every suite.
+ */
+function migratedEmbeddedDump(): Promise<Blob> {
+  embeddedTemplate ??= (async () => {
+    const client = new PGlite({ extensions: { btree_gist } });
+    const db = new Kysely<unknown>({ dialect: new PGliteDialect(client) });
+    await migrateToLatest(db as Database);
+    const dump = await client.dumpDataDir('none');
+    await db.destroy();
+    return dump;
+  })();
+  return embeddedTemplate;
+}
+
 /** A fresh, migrated database: a new one on the PostgreSQL server when DB_HOST is set, else in-memory PGlite. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (!postgresServer) {
-    const db = createEmbeddedDatabase();
-    await migrateToLatest(db);
+    const db = createEmbeddedDatabase(undefined, await migratedEmbeddedDump());
     return { db, isServer: false, config: null, env: {}, destroy: () => db.destroy() };
   }
   const scratch = await createScratchDatabase('booking_test', (await migratedTemplate()).name);
@@ -51,4 +72,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 /** Drops the template at the end of the run (mocha root hook). */
 export async function dropTemplateDatabase(): Promise<void> {
   if (template) await (await template).drop();
+}
+
+/** Makes the migrated template (or dump) ahead of the first suite (mocha root hook). */
+export async function prepareTestDatabases(): Promise<void> {
+  if (postgresServer) await migratedTemplate();
+  else await migratedEmbeddedDump();
 }

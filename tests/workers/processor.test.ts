@@ -99,6 +99,25 @@ describe('processors following the global log', () => {
     expect(await queued()).to.have.length(2);
   });
 
+  it('starts a relay enabled on a database with history at the end of the log; other processors start at its beginning', async () => {
+    const history = sampleBooking();
+    await eventStore.appendToStream(`resource-${history.bookableResourceId}`, [bookingCreated(history)], 'any');
+    await logSettled(database.db, eventStore);
+    const queued = async () => (await database.db.selectFrom('webhook_deliveries').select('payload').execute()).map((r) => r.payload.data.id);
+
+    expect(await processBatch(deps(), webhookRelay, 100)).to.equal(0);
+    expect(await queued()).to.deep.equal([]);
+    const { seen, processor } = recorder('from-the-start');
+    await processBatch(deps(), processor, 100);
+    expect(seen).to.have.length(1);
+
+    const fresh = sampleBooking();
+    await eventStore.appendToStream(`resource-${fresh.bookableResourceId}`, [bookingCreated(fresh)], 'any');
+    await logSettled(database.db, eventStore);
+    expect(await processBatch(deps(), webhookRelay, 100)).to.equal(1);
+    expect(await queued()).to.deep.equal([fresh.id]);
+  });
+
   it('keeps the progress made before an at-least-once failure and repeats from the failed event', async () => {
     await append('a', 1, 2, 3, 4);
     let failures = 1;
@@ -171,6 +190,23 @@ describe('processors following the global log', () => {
       await logSettled(database.db, eventStore);
       await processBatch(deps(), processor, 100);
       expect(seen).to.deep.equal(['slow/1', 'fast/1']);
+    });
+
+    it('places a new relay below a transaction still running: its late commit is delivered', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const late = sampleBooking();
+      const early = sampleBooking();
+      const slow = eventStore.appendToStream(`resource-${late.bookableResourceId}`, [bookingCreated(late)], 'any', { inTransaction: () => gate });
+      await sleep(50);
+      await eventStore.appendToStream(`resource-${early.bookableResourceId}`, [bookingCreated(early)], 'any');
+      expect(await processBatch(deps(), webhookRelay, 100)).to.equal(0);
+      release();
+      await slow;
+      await logSettled(database.db, eventStore);
+      await processBatch(deps(), webhookRelay, 100);
+      const queued = await database.db.selectFrom('webhook_deliveries').select('payload').orderBy('queue_order').execute();
+      expect(queued.map((r) => r.payload.data.id)).to.deep.equal([late.id, early.id]);
     });
 
     it('frees the lock when the holding connection dies', async () => {

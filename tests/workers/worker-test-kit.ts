@@ -63,3 +63,8 @@ export async function timersOf(db: Database, bookingId: string): Promise<{ kind:
   const rows = await db.selectFrom('timers').select(['kind', 'due_at']).where('booking_id', '=', bookingId).orderBy('kind').execute();
   return rows.map((r) => ({ kind: r.kind, dueAt: r.due_at.toISOString() }));
 }
+
+/** Waits until the processor has placed its checkpoint: a relay starts at the end of the log, and misses nothing after that. */
+export async function checkpointPlaced(db: Database, name: string): Promise<void> {
+  await waitFor(() => db.selectFrom('processor_checkpoints').select('name').where('name', '=', name).executeTakeFirst(), { what: `the checkpoint of ${name}` });
+}

@@ -2,7 +2,6 @@ import { Temporal } from 'temporal-polyfill';
 import { openIntervals, type Interval } from '../resource/availability.js';
 import type { Resource } from '../resource/resource.js';
 import { activeStatuses, type Booking } from './booking.js';
-import { instantOf, overlaps } from './booking-time.js';
 
 /** The calendar day `date` of `timeZone` as instants: 23 or 25 hours long on DST change days. */
 export function calendarDay(date: Temporal.PlainDate, timeZone: string): Interval {
@@ -12,37 +11,59 @@ export function calendarDay(date: Temporal.PlainDate, timeZone: string): Interva
   };
 }
 
+/** A booking that holds its time (active, no series parent), in epoch milliseconds. */
+export type BusyTime = { startMs: number; endMs: number };
+
+/** The times the active bookings among `bookings` hold (series parents hold none). */
+export const busyTimesOf = (bookings: readonly Booking[]): BusyTime[] =>
+  bookings
+    .filter((b) => !b.isSeriesParent && activeStatuses.includes(b.status))
+    .map((b) => ({ startMs: Date.parse(b.startTime), endMs: Date.parse(b.endTime) }));
+
 export type SlotQuery = {
   resource: Resource;
   day: Interval;
   slotMinutes: number;
-  /** Bookings of the resource overlapping the day; only active ones block a slot. */
-  bookings: readonly Booking[];
+  /** The times held by active bookings of the resource overlapping the day, in any order. */
+  busy: readonly BusyTime[];
   /** now + minNoticeMinutes: no slot starts earlier. */
   earliestStart: Temporal.Instant;
 };
+
+/** No slot may start before `earliest`: in whole milliseconds, the first millisecond not before it. */
+function firstAllowedMs(earliest: Temporal.Instant): number {
+  const floor = earliest.epochMilliseconds;
+  return BigInt(floor) * 1_000_000n === earliest.epochNanoseconds ? floor : floor + 1;
+}
 
 /**
  * Slots start at the day's first instant plus multiples of slotMinutes (elapsed time, so a DST day
  * has 46 or 50 half-hour steps), lie wholly inside the operating hours and the day, and overlap no
  * active booking. An inactive resource has none.
+ *
+ * One sweep in epoch milliseconds: slots, open intervals (sorted, disjoint) and bookings (sorted by
+ * start) all move forward together; Temporal only finds the open intervals and makes the answers.
  */
-export function availableSlots({ resource, day, slotMinutes, bookings, earliestStart }: SlotQuery): Interval[] {
+export function availableSlots({ resource, day, slotMinutes, busy: held, earliestStart }: SlotQuery): Interval[] {
   if (!resource.isActive || resource.removed) return [];
-  const open = openIntervals(resource.availability, day.start, day.end);
-  const busy = bookings
-    .filter((b) => !b.isSeriesParent && activeStatuses.includes(b.status))
-    .map((b) => ({ start: instantOf(b.startTime), end: instantOf(b.endTime) }));
-  const within = (outer: Interval, start: Temporal.Instant, end: Temporal.Instant) =>
-    Temporal.Instant.compare(outer.start, start) <= 0 && Temporal.Instant.compare(end, outer.end) <= 0;
+  const open = openIntervals(resource.availability, day.start, day.end).map((i) => ({ start: i.start.epochMilliseconds, end: i.end.epochMilliseconds }));
+  const busy = held.map((b) => ({ start: b.startMs, end: b.endMs })).sort((a, b) => a.start - b.start);
+  const step = slotMinutes * 60_000;
+  const dayEnd = day.end.epochMilliseconds;
+  const earliest = firstAllowedMs(earliestStart);
   const slots: Interval[] = [];
-  for (let start = day.start; ; start = start.add({ minutes: slotMinutes })) {
-    const end = start.add({ minutes: slotMinutes });
-    if (Temporal.Instant.compare(end, day.end) > 0) break;
-    if (Temporal.Instant.compare(start, earliestStart) < 0) continue;
-    if (!open.some((interval) => within(interval, start, end))) continue;
-    if (busy.some((b) => overlaps(start, end, b.start, b.end))) continue;
-    slots.push({ start, end });
+  let nextOpen = 0;
+  let nextBusy = 0;
+  // The latest end of the bookings starting before the current slot's end: it overlaps one iff that end is after the slot's start.
+  let busyUntil = -Infinity;
+  for (let start = day.start.epochMilliseconds, end = start + step; end <= dayEnd; start = end, end += step) {
+    while (nextBusy < busy.length && busy[nextBusy]!.start < end) busyUntil = Math.max(busyUntil, busy[nextBusy++]!.end);
+    // An open interval ending before this slot ends can hold no later slot either.
+    while (nextOpen < open.length && open[nextOpen]!.end < end) nextOpen++;
+    if (start < earliest || busyUntil > start) continue;
+    const interval = open[nextOpen];
+    if (!interval || interval.start > start) continue;
+    slots.push({ start: Temporal.Instant.fromEpochMilliseconds(start), end: Temporal.Instant.fromEpochMilliseconds(end) });
   }
   return slots;
 }

@@ -4,7 +4,7 @@ import { isBookingEvent, publishedEventName, type BookingEvent } from './booking
 import type { PublishedBody } from './published-body.js';
 
 /** What the envelope is made of: a stored event's id, global position, type and data. */
-export type StoredEvent = { id: string; globalPosition: number; type: string; data: Record<string, unknown> };
+export type StoredEvent = { id: string; globalPosition: number | string; type: string; data: Record<string, unknown> };
 
 /** The body of every webhook and the value of every Kafka message (contract §8, §14). */
 export type EventEnvelope = {
@@ -78,7 +78,7 @@ export function toEventEnvelope(recorded: StoredEvent): EventEnvelope | null {
   const body = bookingEventBody(event) ?? resourceEventBody(event) ?? recordEventBody(event);
   if (!body) return null;
   const { event: name, timestamp, workspace, data } = body;
-  return { id: recorded.id, event: name, timestamp, workspace, position: recorded.globalPosition, data };
+  return { id: recorded.id, event: name, timestamp, workspace, position: Number(recorded.globalPosition), data };
 }
 
 /**

@@ -9,12 +9,34 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isoTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
-/** Every string inside a JSON value can be stored (jsonb refuses NUL as text does). */
-function storable(value: unknown): boolean {
-  if (typeof value === 'string') return isStorableText(value);
-  if (Array.isArray(value)) return value.every(storable);
-  if (isObject(value)) return Object.entries(value).every(([key, item]) => isStorableText(key) && storable(item));
-  return true;
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** What jsonb cannot hold: NUL (as text cannot either) and an unpaired surrogate. */
+const textProblem = (text: string) =>
+  !isStorableText(text) ? 'the NUL character' : loneSurrogate.test(text) ? 'an unpaired surrogate' : undefined;
+
+/**
+ * What a JSON value holds that cannot be stored, or undefined. Walks with an explicit stack: a
+ * value nested thousands of levels must not overflow the call stack.
+ */
+function unstorable(value: unknown): string | undefined {
+  const stack = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') {
+      const problem = textProblem(item);
+      if (problem) return problem;
+    } else if (Array.isArray(item)) {
+      for (const element of item) stack.push(element);
+    } else if (isObject(item)) {
+      for (const [key, element] of Object.entries(item)) {
+        const problem = textProblem(key);
+        if (problem) return problem;
+        stack.push(element);
+      }
+    }
+  }
+  return undefined;
 }
 
 function fits(spec: FieldSpec, value: unknown): boolean {
@@ -53,8 +75,11 @@ export function validateRecordInput(kind: RecordKind, body: unknown, mode: Write
     if (!spec) errors.push({ path: `/body/${name}`, message: `unknown field '${name}'` });
     else if (spec.readOnly) errors.push({ path: `/body/${name}`, message: `field '${name}' is set by the server` });
     else if (!fits(spec, value)) errors.push({ path: `/body/${name}`, message: `field '${name}' must be ${describe(spec)}` });
-    else if (!storable(value)) errors.push({ path: `/body/${name}`, message: `field '${name}' cannot hold the NUL character` });
-    else record[name] = normalized(spec, value);
+    else {
+      const problem = unstorable(value);
+      if (problem) errors.push({ path: `/body/${name}`, message: `field '${name}' cannot hold ${problem}` });
+      else record[name] = normalized(spec, value);
+    }
   }
   if (mode !== 'update') {
     for (const [name, spec] of Object.entries(kind.fields)) {

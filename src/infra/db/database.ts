@@ -28,8 +28,11 @@ export function createDatabase(config: DatabaseConfig): Database {
       max: config.poolSize,
       connectionTimeoutMillis: 5_000,
     });
-    // An idle client losing its server must not crash the process; the next query reports it.
+    // A client losing its server must not crash the process, idle or checked out (pg-pool listens
+    // only on idle ones): the query in flight or the next one reports the failure, and the pool
+    // drops the broken client on release and opens a new one when asked.
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     pools.set(db, pool);
     return db;
@@ -38,10 +41,14 @@ export function createDatabase(config: DatabaseConfig): Database {
   return createEmbeddedDatabase(config.dataDir);
 }
 
-/** PGlite is one connection; the dialect serialises queries and transactions on it. */
-export function createEmbeddedDatabase(dataDir?: string): Database {
+/**
+ * PGlite is one connection; the dialect serialises queries and transactions on it. `loadDataDir`
+ * starts from a dump (`dumpDataDir`) instead of creating a database, which takes seconds.
+ */
+export function createEmbeddedDatabase(dataDir?: string, loadDataDir?: Blob): Database {
   const client = new PGlite({
     dataDir,
+    loadDataDir,
     extensions: { btree_gist },
     parsers: { [INT8]: (value: string) => Number(value) },
   });
@@ -64,6 +71,11 @@ export async function waitUntilIdle(db: Database, { quietMs = 100, timeoutMs = 1
     else if (Date.now() - quietSince >= quietMs) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** The pg pool behind a server database (for its use figures); undefined on the embedded engine. */
+export function poolOf(db: Database): pg.Pool | undefined {
+  return pools.get(db);
 }
 
 export async function pingDatabase(db: Executor): Promise<void> {

@@ -27,3 +27,9 @@ export async function migrateToLatest(db: Database): Promise<void> {
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
+
+/** Migrates up (or down) to the named migration: tests of a migration's effect on older data. */
+export async function migrateTo(db: Database, migrationName: string): Promise<void> {
+  const { error } = await new Migrator({ db, provider: folderProvider }).migrateTo(migrationName);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}

@@ -19,6 +19,8 @@ export type RecordedEvent<Event extends EventOf = EventOf> = Event & {
   /** xid8 of the transaction that committed the event, as a decimal string. */
   transactionId: string;
   recordedAt: Date;
+  /** The stream's hash chain link (contract §13); absent where the store keeps no chain. */
+  hash?: string;
 };
 
 /** A place in the global log: readers continue strictly after it. */

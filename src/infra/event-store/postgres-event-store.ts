@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Selectable, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Database, Executor } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { EventsTable } from '../db/tables/events.table.js';
 import type { EventStore, ExpectedRevision, InlineProjection, LogPosition, NewEvent, RecordedEvent } from './event-store.js';
+import { canonicalJson, genesisHash } from './hash-chain.js';
+import { isFinalInLog } from './log-horizon.js';
 import { projectEvents } from './project-events.js';
 import { WrongExpectedRevisionError } from './wrong-expected-revision-error.js';
 
@@ -19,7 +21,11 @@ const eventColumns = [
   'data',
   'metadata',
   'recorded_at',
+  'hash',
 ] as const;
+
+const returnedColumns =
+  'global_position, transaction_id::text as transaction_id, stream_id, stream_revision, event_id, event_type, data, metadata, recorded_at, hash';
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {
@@ -32,6 +38,7 @@ function toRecorded(row: EventRow): RecordedEvent {
     globalPosition: row.global_position,
     transactionId: row.transaction_id,
     recordedAt: row.recorded_at,
+    hash: row.hash,
   };
 }
 
@@ -40,43 +47,60 @@ async function currentRevision(db: Executor, streamId: string): Promise<number |
   return row?.stream_revision ?? null;
 }
 
+/** The canonical JSON texts of the events the append statement hashes (hash-chain.ts). */
+type ChainInput = { types: string[]; datas: string[] };
+
+/** The head hash after appending the events on top of `previous` (an SQL expression over the stream row). */
+const newHead = (previous: RawBuilder<unknown>, firstRevision: RawBuilder<unknown>, count: number, chain: ChainInput) =>
+  sql`(event_hash_chain(${previous}, ${firstRevision}, ${chain.types}::text[], ${chain.datas}::text[]))[${count}]`;
+
 /**
- * The statement that moves the stream row to its new last revision, checking the expectation in
- * the same statement. The row lock makes a concurrent writer wait and then re-check against the
- * committed revision.
+ * The statement that moves the stream row to its new last revision and head hash, checking the
+ * expectation in the same statement. The row lock makes a concurrent writer wait and then re-check
+ * against the committed revision, so the previous hash always comes from the row it claims.
  */
-function claimStatement(streamId: string, count: number, expected: ExpectedRevision) {
+function claimStatement(streamId: string, count: number, expected: ExpectedRevision, chain: ChainInput) {
+  const advance = sql`stream_revision = streams.stream_revision + ${count}, updated_at = now(),
+    previous_head_hash = streams.head_hash,
+    head_hash = ${newHead(sql`streams.head_hash`, sql`streams.stream_revision + 1`, count, chain)}`;
+  const returning = sql`returning stream_revision, previous_head_hash`;
+  const insertNew = sql`insert into streams (stream_id, stream_revision, head_hash, previous_head_hash)
+    values (${streamId}, ${count - 1}, ${newHead(sql`${genesisHash}::text`, sql`0::bigint`, count, chain)}, ${genesisHash})`;
   switch (expected) {
     case 'no_stream':
-      return sql`insert into streams (stream_id, stream_revision) values (${streamId}, ${count - 1})
-        on conflict (stream_id) do nothing returning stream_revision`;
+      return sql`${insertNew} on conflict (stream_id) do nothing ${returning}`;
     case 'any':
-      return sql`insert into streams (stream_id, stream_revision) values (${streamId}, ${count - 1})
-        on conflict (stream_id) do update set stream_revision = streams.stream_revision + ${count}, updated_at = now()
-        returning stream_revision`;
+      return sql`${insertNew} on conflict (stream_id) do update set ${advance} ${returning}`;
     case 'stream_exists':
-      return sql`update streams set stream_revision = stream_revision + ${count}, updated_at = now()
-        where stream_id = ${streamId} returning stream_revision`;
+      return sql`update streams set ${advance} where stream_id = ${streamId} ${returning}`;
     default:
-      return sql`update streams set stream_revision = stream_revision + ${count}, updated_at = now()
-        where stream_id = ${streamId} and stream_revision = ${expected} returning stream_revision`;
+      return sql`update streams set ${advance} where stream_id = ${streamId} and stream_revision = ${expected} ${returning}`;
   }
 }
 
-/** Claims the revisions and inserts the events in one round trip; no row back means the claim failed. */
+/**
+ * Claims the revisions, chains the hashes and inserts the events in one round trip; no row back
+ * means the claim failed. The data is canonicalised from its JSON form, which is what jsonb keeps.
+ */
 async function appendEvents(trx: Transaction<DB>, streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<EventRow[]> {
+  const datas = events.map((e) => JSON.stringify(e.data));
+  const chain = { types: events.map((e) => JSON.stringify(e.type)), datas: datas.map((d) => canonicalJson(JSON.parse(d))) };
   const { rows } = await sql<EventRow>`
-    with claimed as (${claimStatement(streamId, events.length, expected)})
-    insert into events (event_id, stream_id, stream_revision, event_type, data, metadata)
-    select e.event_id, ${streamId}, claimed.stream_revision - ${events.length} + e.ordinal, e.event_type, e.data, e.metadata
-    from claimed, unnest(
+    with claimed as (${claimStatement(streamId, events.length, expected, chain)}),
+    chained as (
+      select claimed.stream_revision - ${events.length} + 1 as first_revision,
+        event_hash_chain(claimed.previous_head_hash, claimed.stream_revision - ${events.length} + 1, ${chain.types}::text[], ${chain.datas}::text[]) as hashes
+      from claimed)
+    insert into events (event_id, stream_id, stream_revision, event_type, data, metadata, hash)
+    select e.event_id, ${streamId}, chained.first_revision + e.ordinal - 1, e.event_type, e.data, e.metadata, chained.hashes[e.ordinal]
+    from chained, unnest(
       ${events.map((e) => e.id ?? randomUUID())}::uuid[],
       ${events.map((e) => e.type)}::text[],
-      ${events.map((e) => JSON.stringify(e.data))}::jsonb[],
+      ${datas}::jsonb[],
       ${events.map((e) => JSON.stringify(e.metadata ?? {}))}::jsonb[]
     ) with ordinality as e(event_id, event_type, data, metadata, ordinal)
     order by e.ordinal
-    returning global_position, transaction_id::text as transaction_id, stream_id, stream_revision, event_id, event_type, data, metadata, recorded_at`.execute(trx);
+    returning ${sql.raw(returnedColumns)}`.execute(trx);
   return rows;
 }
 
@@ -127,7 +151,7 @@ export function createPostgresEventStore(db: Database, { projections }: Postgres
       const rows = await db
         .selectFrom('events')
         .select(eventColumns)
-        .where(sql<boolean>`transaction_id < pg_snapshot_xmin(pg_current_snapshot())`)
+        .where(isFinalInLog())
         .where(
           sql<boolean>`(transaction_id, global_position) > (${after.transactionId}::xid8, ${after.globalPosition}::bigint)`,
         )

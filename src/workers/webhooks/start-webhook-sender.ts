@@ -1,22 +1,82 @@
 import type { Database } from '../../infra/db/database.js';
+import type { WebhookDeliveryRow } from '../../infra/db/tables/webhook-deliveries.table.js';
 import type { Logger } from '../../infra/logger.js';
 import type { WebhookTarget } from '../../infra/webhooks/post-webhook.js';
+import { claimDueDeliveries, releaseClaim } from '../../infra/webhooks/webhook-delivery-queue.js';
 import { startSupervisedLoop, type RunningLoop } from '../supervised-loop.js';
 import type { WorkerOptions } from '../worker-options.js';
-import { sendDueWebhooks } from './send-due-webhooks.js';
+import { attemptDelivery, type WebhookSendOptions } from './attempt-delivery.js';
 
-/** Delivers the queued webhooks; several senders may run, the leases keep them apart. */
+/**
+ * Delivers the queued webhooks; several senders may run, the leases keep them apart.
+ *
+ * Each claimed head of a resource's queue opens a lane that posts it and, once it is acknowledged,
+ * claims and posts that resource's next delivery at once, until the resource has nothing due: a
+ * resource's deliveries leave one at a time in queue order, and never wait for a round of the
+ * others. At most `batchSize` lanes are open. The loop itself only looks for resources without a
+ * lane: when woken (a delivery was queued, a lane closed on a full sender) or every poll interval
+ * (retries falling due).
+ */
 export function startWebhookSender(deps: { db: Database; logger: Logger }, target: WebhookTarget, options: WorkerOptions): RunningLoop {
-  const sending = {
-    batchSize: options.batchSize,
+  const sending: WebhookSendOptions = {
     timeoutMs: options.webhookTimeoutMs,
+    leaseMs: 2 * options.webhookTimeoutMs,
     retryDelaysMs: options.webhookRetryDelaysMs,
     jitterRatio: options.webhookJitterRatio,
   };
-  return startSupervisedLoop(
+  const lanes = new Set<Promise<void>>();
+  // A wake that arrives while a round runs must not be lost: that round may have looked too early.
+  let wokenDuringRound = false;
+
+  const runLane = async (first: WebhookDeliveryRow, stopping: AbortSignal) => {
+    for (let delivery: WebhookDeliveryRow | undefined = first; delivery; ) {
+      const attempt = await attemptDelivery(deps.db, target, delivery, sending, stopping);
+      if (attempt.outcome !== 'delivered') return;
+      delivery = attempt.next;
+      // Claimed just before the stop was seen: back to the queue untried.
+      if (delivery && stopping.aborted) await releaseClaim(deps.db, delivery.id);
+      if (stopping.aborted) return;
+    }
+  };
+
+  const openLane = (first: WebhookDeliveryRow, stopping: AbortSignal) => {
+    const lane = runLane(first, stopping)
+      .catch((error: unknown) => {
+        // Its claim runs out and the delivery is sent again: at least once.
+        deps.logger.error({ err: error, worker: 'webhook sender', resource: first.ordering_key }, 'webhook delivery failed; it is retried when its lease ends');
+      })
+      .finally(() => {
+        const wasFull = lanes.size >= options.batchSize;
+        lanes.delete(lane);
+        if (wasFull) wake();
+      });
+    lanes.add(lane);
+  };
+
+  const loop = startSupervisedLoop(
     'webhook sender',
     deps.logger,
-    async (stopping) => ((await sendDueWebhooks(deps.db, target, sending, stopping)) === options.batchSize ? 0 : options.pollIntervalMs),
-    { backoff: options.backoff },
+    async (stopping) => {
+      wokenDuringRound = false;
+      const free = options.batchSize - lanes.size;
+      if (free > 0) {
+        const claimed = await claimDueDeliveries(deps.db, { now: new Date(), leaseMs: sending.leaseMs, limit: free });
+        for (const delivery of claimed) openLane(delivery, stopping);
+      }
+      return wokenDuringRound ? 0 : options.pollIntervalMs;
+    },
+    {
+      backoff: options.backoff,
+      async onStop() {
+        while (lanes.size > 0) await Promise.allSettled([...lanes]);
+      },
+    },
   );
+
+  function wake() {
+    wokenDuringRound = true;
+    loop.wake();
+  }
+
+  return { wake, stop: () => loop.stop() };
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Temporal } from 'temporal-polyfill';
-import { availableSlots, calendarDay } from '../../../src/domain/booking/available-slots.js';
+import { availableSlots, busyTimesOf, calendarDay } from '../../../src/domain/booking/available-slots.js';
 import { at, booking, resource } from './booking-fixtures.js';
 
 const longAgo = at('2020-01-01T00:00:00Z');
@@ -8,7 +8,7 @@ const local = (instant: Temporal.Instant, zone: string) => instant.toZonedDateTi
 
 function slotsOf(date: string, zone: string, options: Partial<Parameters<typeof availableSlots>[0]> = {}) {
   const day = calendarDay(Temporal.PlainDate.from(date), zone);
-  return availableSlots({ resource: resource(), day, slotMinutes: 30, bookings: [], earliestStart: longAgo, ...options }).map((s) => ({
+  return availableSlots({ resource: resource(), day, slotMinutes: 30, busy: [], earliestStart: longAgo, ...options }).map((s) => ({
     start: local(s.start, zone),
     end: local(s.end, zone),
   }));
@@ -63,7 +63,7 @@ describe('free slots on days of a DST change', () => {
       booking({ startTime: '2027-03-28T09:00:00Z', endTime: '2027-03-28T10:00:00Z', status: 'cancelled' }),
       booking({ startTime: '2027-03-28T10:15:00Z', endTime: '2027-03-28T10:45:00Z', status: 'pending' }),
     ];
-    const starts = slotsOf('2027-03-28', 'UTC', { bookings, slotMinutes: 60, earliestStart: at('2027-03-28T06:30:00Z') }).map((s) => s.start);
+    const starts = slotsOf('2027-03-28', 'UTC', { busy: busyTimesOf(bookings), slotMinutes: 60, earliestStart: at('2027-03-28T06:30:00Z') }).map((s) => s.start);
     expect(starts.slice(0, 4)).to.deep.equal(['2027-03-28T07:00:00+00:00', '2027-03-28T09:00:00+00:00', '2027-03-28T11:00:00+00:00', '2027-03-28T12:00:00+00:00']);
   });
 

@@ -128,7 +128,8 @@ describe('booking policies', () => {
     violates('availability', state({ resource: hours }), command({ endTime: at('9999-12-31T00:00:00Z') }));
     const allWeek = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]));
     violates('maxDurationMinutes', state({ resource: resource({}, { availability: { timeZone: 'Europe/Berlin', hours: allWeek } }) }), command({ endTime: at('9999-12-31T00:00:00Z') }));
-    expect(Date.now() - started).to.be.below(200);
+    // Walking the years day by day would take minutes; the bound is loose for a loaded machine.
+    expect(Date.now() - started).to.be.below(2_000);
   });
 
   it('maxAdvanceDays: the start at most that many days ahead', () => {

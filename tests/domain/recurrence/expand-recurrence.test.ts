@@ -337,6 +337,10 @@ describe('expandRecurrence', () => {
   describe('bounded work on abusive rules', () => {
     const farHorizon = Temporal.Instant.from('9999-12-31T00:00:00Z');
 
+    // A walk to year 9999 takes far longer than this bound; the bound itself is loose enough for a
+    // shared, loaded machine (about 1 s there), where a tight one failed without any defect.
+    const bound = 5_000;
+
     function timed(run: () => void): number {
       const started = performance.now();
       run();
@@ -355,7 +359,7 @@ describe('expandRecurrence', () => {
             'dtstart_mismatch',
           ),
         );
-        expect(elapsed, rule).to.be.below(1000);
+        expect(elapsed, rule).to.be.below(bound);
       }
     });
 
@@ -366,7 +370,7 @@ describe('expandRecurrence', () => {
           'too_many_occurrences',
         ),
       );
-      expect(elapsed).to.be.below(1000);
+      expect(elapsed).to.be.below(bound);
     });
 
     it('scans sparse rules up to year 9999 quickly', () => {
@@ -384,11 +388,11 @@ describe('expandRecurrence', () => {
         '2112-02-29T09:00',
       ]);
       expect(result!.occurrences.length).to.be.within(200, 400);
-      expect(elapsed).to.be.below(1000);
+      expect(elapsed).to.be.below(bound);
       const untilElapsed = timed(() =>
         expand(`${rule};UNTIL=99991231T235959Z`, '2044-02-29T09:00'),
       );
-      expect(untilElapsed).to.be.below(1000);
+      expect(untilElapsed).to.be.below(bound);
     });
   });
 });

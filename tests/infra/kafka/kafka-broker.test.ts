@@ -7,6 +7,7 @@ import { createPostgresEventStore } from '../../../src/infra/event-store/postgre
 import { createLogger } from '../../../src/infra/logger.js';
 import { kafkaRelay } from '../../../src/workers/kafka/kafka-relay.js';
 import { processBatch } from '../../../src/workers/process-batch.js';
+import { readCheckpoint } from '../../../src/workers/processor-checkpoint.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import { kafkaAvailability, startKafkaBroker, type KafkaBroker } from '../../support/kafka-broker.js';
 import { bookingCreated, sampleBooking } from '../../workers/booking-event-fixture.js';
@@ -42,6 +43,8 @@ import { logSettled, waitFor } from '../../workers/worker-test-kit.js';
     this.timeout(60_000);
     const zoneA = sampleBooking({ resourceId: 'zone-a' });
     const zoneB = sampleBooking({ resourceId: 'zone-b' });
+    // The relay was enabled before these events: they are new to it, not history.
+    await readCheckpoint(database.db, 'kafka-relay', 'log-end');
     const appended = [
       ...(await eventStore.appendToStream(`resource-${zoneA.bookableResourceId}`, [bookingCreated(zoneA)], 'any')).events,
       ...(await eventStore.appendToStream(`resource-${zoneB.bookableResourceId}`, [bookingCreated(zoneB)], 'any')).events,

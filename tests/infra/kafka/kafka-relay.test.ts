@@ -15,7 +15,7 @@ import { assertPublishedEvent } from '../../support/published-event-schemas.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import { startTestServer } from '../../support/test-server.js';
 import { bookingCreated, sampleBooking } from '../../workers/booking-event-fixture.js';
-import { fastWorkerOptions, logSettled, waitFor } from '../../workers/worker-test-kit.js';
+import { checkpointPlaced, fastWorkerOptions, logSettled, waitFor } from '../../workers/worker-test-kit.js';
 
 type StubbedProducer = { [K in keyof KafkaSender]: sinon.SinonStub };
 
@@ -42,6 +42,8 @@ describe('Kafka relay', () => {
   beforeEach(async () => {
     database = await createTestDatabase();
     eventStore = createPostgresEventStore(database.db, { projections: [] });
+    // Enabled on the empty log: every event appended by a test is new to it.
+    await readCheckpoint(database.db, 'kafka-relay', 'log-end');
   });
   afterEach(() => database.destroy());
 
@@ -116,6 +118,7 @@ describe('Kafka relay', () => {
       await registerZone(server, 'zone-k');
       setClock(server, '2031-05-31T08:00:00Z');
       const workers = startWorkers(server.services, { ...fastWorkerOptions, kafkaProducer: producer });
+      await checkpointPlaced(server.services.db, 'kafka-relay');
       const res = await server.request('POST', '/booking/v1/bookings', { body: bookingBody('zone-k', '2031-06-01T09:00:00Z', '2031-06-01T10:00:00Z') });
       expect(res.status).to.equal(201);
       await waitFor(() => sentRecords(producer).some((r) => JSON.parse(String(r.messages[0]!.value)).data.id === res.body.id), { what: 'the Kafka message' });

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { createSignInStateSealer, signInLifetimeMs, type SignInState } from '../../../src/infra/oauth/sign-in-state.js';
 
+// A fixed clock: the state must not expire while a slow run is still on its way to these tests.
+const now = Date.parse('2027-01-05T09:00:00Z');
 const sealer = createSignInStateSealer('a-publisher-token-secret-for-tests-0123456789');
 const state: SignInState = {
   provider: 'oidc',
@@ -8,13 +10,13 @@ const state: SignInState = {
   nonce: 'n-1',
   codeVerifier: 'verifier-that-must-stay-secret',
   redirectUri: 'https://apps.example.com/auth/oidc/callback',
-  expiresAt: Date.now() + signInLifetimeMs,
+  expiresAt: now + signInLifetimeMs,
 };
 
 describe('the sign-in state cookie', () => {
   it('opens what it sealed, until it expires', () => {
     const sealed = sealer.seal(state);
-    expect(sealer.open(sealed, Date.now())).to.deep.equal(state);
+    expect(sealer.open(sealed, now)).to.deep.equal(state);
     expect(sealer.open(sealed, state.expiresAt)).to.equal(null);
   });
 
@@ -29,10 +31,10 @@ describe('the sign-in state cookie', () => {
     for (let i = 0; i < sealed.length; i += 7) {
       const altered = Buffer.from(sealed);
       altered[i] = altered[i]! ^ 1;
-      expect(sealer.open(altered.toString('base64url'), Date.now()), `byte ${i}`).to.equal(null);
+      expect(sealer.open(altered.toString('base64url'), now), `byte ${i}`).to.equal(null);
     }
     const other = createSignInStateSealer('another-secret-of-at-least-32-bytes-long');
-    expect(sealer.open(other.seal(state), Date.now())).to.equal(null);
-    for (const garbage of ['', 'x', 'not base64 at all!', 'a'.repeat(100)]) expect(sealer.open(garbage, Date.now())).to.equal(null);
+    expect(sealer.open(other.seal(state), now)).to.equal(null);
+    for (const garbage of ['', 'x', 'not base64 at all!', 'a'.repeat(100)]) expect(sealer.open(garbage, now)).to.equal(null);
   });
 });

@@ -4,12 +4,13 @@ import { expect } from 'chai';
 import { createServices, type RunningServices } from '../../../src/create-services.js';
 import { loadConfig } from '../../../src/infra/config.js';
 import { createLogger } from '../../../src/infra/logger.js';
+import { readCheckpoint } from '../../../src/workers/processor-checkpoint.js';
 import { startWorkers, type RunningWorkers } from '../../../src/workers/start-workers.js';
 import { seedZone } from '../../support/device-records.js';
 import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import { mintToken, platformKey } from '../../support/test-keys.js';
-import { fastWorkerOptions, waitFor } from '../../workers/worker-test-kit.js';
+import { checkpointPlaced, fastWorkerOptions, waitFor } from '../../workers/worker-test-kit.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 const workspace = '1b7e0c55-6a43-4d0f-9a39-2f1f3c6a0b01';
@@ -49,6 +50,7 @@ describe('worker processes (PostgreSQL only: several processes share the databas
       DATA_DIR: `/tmp/booking-kill-${process.pid}`,
     };
     service = await startServiceProcess(env);
+    await checkpointPlaced(database.db, 'webhook-relay');
     const url = service.url;
     const headers = { authorization: `Bearer ${mintToken({ workspace, level: 'LV2' })}`, 'content-type': 'application/json' };
     const post = async (path: string, body: unknown) => {
@@ -86,6 +88,8 @@ describe('worker processes (PostgreSQL only: several processes share the databas
     };
     await workers?.stop();
     workers = undefined;
+    // Webhooks were enabled before: what the api commits while no worker runs is not history.
+    await readCheckpoint(database.db, 'webhook-relay', 'log-end');
     service = await startServiceProcess(env, ['--role', 'api']);
     const res = await fetch(`${service.url}/booking/v1/bookings`, {
       method: 'POST',

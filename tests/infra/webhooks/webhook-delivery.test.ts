@@ -7,7 +7,7 @@ import { startWorkers, type RunningWorkers } from '../../../src/workers/start-wo
 import type { WorkerOptions } from '../../../src/workers/worker-options.js';
 import { bookingBody, registerZone, setClock } from '../../api/booking/booking-api.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
-import { fastWorkerOptions, waitFor } from '../../workers/worker-test-kit.js';
+import { checkpointPlaced, fastWorkerOptions, waitFor } from '../../workers/worker-test-kit.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -20,8 +20,9 @@ describe('webhook delivery', () => {
   let day = 0;
   let date: string;
 
-  const run = (options: Partial<WorkerOptions> = {}) => {
+  const run = async (options: Partial<WorkerOptions> = {}) => {
     workers = startWorkers(server.services, { ...fastWorkerOptions, webhookRetryDelaysMs: [100, 200, 400, 800, 1600], ...options });
+    await checkpointPlaced(server.services.db, 'webhook-relay');
   };
   const book = async (zoneId: string, start = '09:00', end = '10:00') => {
     const res = await server.request('POST', '/booking/v1/bookings', { body: bookingBody(zoneId, `${date}T${start}:00Z`, `${date}T${end}:00Z`) });
@@ -56,7 +57,7 @@ describe('webhook delivery', () => {
   });
 
   it('posts every lifecycle event, signed, in the envelope of contract §8 with the extras of its kind', async () => {
-    run();
+    await run();
     const used = await book('zone-a');
     setClock(server, `${date}T08:50:00Z`);
     await server.request('PATCH', `/booking/v1/bookings/${used}/checkin`);
@@ -103,8 +104,18 @@ describe('webhook delivery', () => {
     }
   });
 
+  it('delivers on commit, without waiting for a poll (PostgreSQL: LISTEN/NOTIFY)', async function () {
+    if (!server.services.config.database || server.services.config.database.kind !== 'postgres') this.skip();
+    // Far longer than the waits below: only the commit notifications can move the workers.
+    await run({ pollIntervalMs: 60_000 });
+    for (const start of ['09:00', '10:00']) {
+      const id = await book('zone-b', start, start.replace(':00', ':30'));
+      await waitFor(() => eventsFor(id).length === 1, { what: `the booking.create of ${start}` });
+    }
+  });
+
   it('posts one booking.cancel per record of a cancelled series, parent included', async () => {
-    run();
+    await run();
     const created = await server.request('POST', '/booking/v1/bookings/bulk', {
       body: { ...bookingBody('zone-b', `${date}T15:00:00Z`, `${date}T15:30:00Z`), recurrenceRule: 'FREQ=DAILY;COUNT=3', timeZone: 'UTC' },
     });
@@ -122,7 +133,7 @@ describe('webhook delivery', () => {
 
   it('retries after a 500 until the receiver answers 2xx', async () => {
     receiver.answer = (envelope, attempt) => (envelope.event === 'booking.create' && attempt <= 2 ? 500 : 200);
-    run();
+    await run();
     const id = await book('zone-a');
     await waitFor(() => eventsFor(id).length === 1, { what: 'the delivery after two 500s' });
     expect(receiver.attempts.filter((a) => a.envelope.data.id === id).map((a) => a.status)).to.deep.equal([500, 500, 200]);
@@ -130,7 +141,7 @@ describe('webhook delivery', () => {
 
   it('delivers what was queued while the receiver was down', async () => {
     await receiver.close();
-    run();
+    await run();
     const id = await book('zone-a');
     await waitFor(
       async () => {
@@ -151,7 +162,7 @@ describe('webhook delivery', () => {
     first = await book('zone-a', '09:00', '09:30');
     const second = await book('zone-a', '09:30', '10:00');
     const other = await book('zone-b');
-    run();
+    await run();
     await waitFor(() => eventsFor(second).length === 1, { what: 'the second delivery of zone-a' });
     const order = receiver.received.map((e) => e.data.id);
     expect(order.indexOf(other)).to.be.lessThan(order.indexOf(first));
@@ -168,7 +179,7 @@ describe('webhook delivery', () => {
       await sleep(1_000);
       return 204;
     };
-    run();
+    await run();
     id = await book('zone-a');
     await inFlight;
     await workers!.stop();
@@ -178,14 +189,14 @@ describe('webhook delivery', () => {
       .where(sql<boolean>`payload->'data'->>'id' = ${id}`)
       .executeTakeFirstOrThrow();
     expect(row).to.deep.equal({ attempts: 0, claimed_until: null });
-    run();
+    await run();
     await waitFor(() => eventsFor(id!).length === 1, { what: 'the delivery after the restart' });
   });
 
   it('does not follow a redirect: it is a failed attempt', async () => {
     let id: string | undefined;
     receiver.answer = (envelope, attempt) => (envelope.data.id === id && attempt === 1 ? 307 : 204);
-    run();
+    await run();
     id = await book('zone-a');
     await waitFor(() => eventsFor(id!).length === 1, { what: 'the delivery after the redirect' });
     expect(receiver.attempts.filter((a) => a.envelope.data.id === id).map((a) => a.status)).to.deep.equal([307, 204]);
@@ -197,7 +208,7 @@ describe('webhook delivery', () => {
 
     it('dead-letters a delivery after the last retry; LV1 and LV2 list it, LV3–LV5 may not', async () => {
       receiver.answer = (envelope) => (envelope.workspace === server.workspace && envelope.data.resourceId === 'zone-b' ? 500 : 204);
-      run({ webhookRetryDelaysMs: [20, 20] });
+      await run({ webhookRetryDelaysMs: [20, 20] });
       bookingId = await book('zone-b');
       const list = await waitFor(
         async () => {
@@ -228,7 +239,7 @@ describe('webhook delivery', () => {
 
     it('redelivers a dead letter with the same event id (LV2 of its workspace)', async function () {
       if (!deadId) this.skip();
-      run({ webhookRetryDelaysMs: [20, 20] });
+      await run({ webhookRetryDelaysMs: [20, 20] });
       const stranger = await server.request('POST', `/booking/v1/webhooks/dead-letters/${deadId}/redeliver`, { token: server.token({ workspace: randomUUID() }) });
       expect(stranger.status).to.equal(404);
       const res = await server.request('POST', `/booking/v1/webhooks/dead-letters/${deadId}/redeliver`);

@@ -4,6 +4,9 @@ export type StreamsTable = {
   stream_id: string;
   stream_revision: number;
   updated_at: Generated<Date>;
+  /** Hash of the stream's last event, and the head before the last append (see the append statement). */
+  head_hash: Generated<string>;
+  previous_head_hash: Generated<string>;
 };
 
 export type EventsTable = {
@@ -17,4 +20,6 @@ export type EventsTable = {
   data: JSONColumnType<Record<string, unknown>, string, never>;
   metadata: JSONColumnType<Record<string, unknown>, string, never>;
   recorded_at: ColumnType<Date, never, never>;
+  /** hex SHA-256 chain link: previous hash + canonical JSON of type, data, revision. */
+  hash: ColumnType<string, string, never>;
 };

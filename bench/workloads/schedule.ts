@@ -1,0 +1,57 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { BenchContext } from '../workload.js';
+import { fromMeasurement, type Workload, type WorkloadResult } from '../workload.js';
+
+const day = 24 * 3_600_000;
+
+/** The 30-day schedule of the busy resource in Europe/Berlin, `shiftMs` later than the first day's midnight. */
+function scheduleQuery(ctx: BenchContext, shiftMs = 0): string {
+  const from = ctx.data.busy.firstDay.toZonedDateTime('Europe/Berlin').toInstant().add({ milliseconds: shiftMs });
+  return `/booking/v1/resources/${ctx.data.busy.id}/schedule?from=${encodeURIComponent(from.toString())}&to=${encodeURIComponent(from.add({ hours: 30 * 24 }).toString())}&tz=Europe/Berlin`;
+}
+
+/**
+ * One answer, then a pause: the service checks once per zone and process that PostgreSQL writes the
+ * zone's times as Node does, rendering in Node meanwhile; the measurement is of the steady state.
+ */
+async function warmZone(ctx: BenchContext): Promise<void> {
+  const res = await fetch(`${ctx.url}${scheduleQuery(ctx, -1)}`, { headers: { authorization: `Bearer ${ctx.token}` } });
+  await res.arrayBuffer();
+  await sleep(3_000);
+}
+
+const aFresh = (m: { perSecond: number; p95: number; p99: number }) => ({ text: '≥ 100/s, p95 < 500 ms, p99 < 1 s', met: m.perSecond >= 100 && m.p95 < 500 && m.p99 < 1000 });
+
+/**
+ * Computed afresh: every request asks a range one millisecond later than the one before (the same
+ * ~3,000 bookings), so no answer is in the cache and each is rendered by PostgreSQL.
+ */
+export const scheduleAfresh: Workload = {
+  name: 'schedule-afresh',
+  async run(ctx) {
+    await warmZone(ctx);
+    let k = 0;
+    const measured = await ctx.http({ name: 'schedule, 30 days, computed afresh', method: 'GET', next: () => ({ path: scheduleQuery(ctx, (k++ % day) + 1) }), expect: 200 });
+    return [fromMeasurement(measured, () => aFresh(measured))];
+  },
+};
+
+/** Unchanged: the same schedule again and again, answered from the cache (200 with the body), and revalidated (304). */
+export const scheduleUnchanged: Workload = {
+  name: 'schedule-unchanged',
+  async run(ctx) {
+    await warmZone(ctx);
+    const path = scheduleQuery(ctx);
+    const first = await fetch(`${ctx.url}${path}`, { headers: { authorization: `Bearer ${ctx.token}` } });
+    const tag = first.headers.get('etag');
+    await first.arrayBuffer();
+    const results: WorkloadResult[] = [];
+    const cached = await ctx.http({ name: 'schedule, 30 days, unchanged (cache hit)', method: 'GET', next: () => ({ path }), expect: 200 });
+    results.push(fromMeasurement(cached, () => ({ text: '≥ 1,000/s', met: cached.perSecond >= 1000 })));
+    if (tag) {
+      const revalidated = await ctx.http({ name: 'schedule, 30 days, If-None-Match (304)', method: 'GET', next: () => ({ path }), headers: { 'if-none-match': tag }, expect: 304 });
+      results.push(fromMeasurement(revalidated));
+    }
+    return results;
+  },
+};

@@ -1,0 +1,205 @@
+import { parseArgs } from 'node:util';
+import { Temporal } from 'temporal-polyfill';
+import { ConfigError, loadConfig, type Config } from '../src/infra/config.js';
+import { mintDevToken, mintPublisherToken } from './dev-tokens.js';
+
+const usage = `Fills the running development service with a demo workspace, through its HTTP API.
+
+  npm run -s seed [-- --url http://localhost:3000]
+
+  --url <base URL>   the service (default: SEED_URL, else http://localhost:3000)
+  -h, --help         this text
+
+Run it with the service's DATA_DIR (default ./.data): the tokens are signed with the development key
+kept there. Running it again adds nothing twice and prints fresh tokens.`;
+
+/** The demo workspace; every record below is looked up before it is created. */
+const workspace = '6f1c2f4e-8a4b-4c1e-9a57-3b2f0e1d9c11';
+const timeZone = 'Europe/Berlin';
+const weekdays = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((day) => [day, [{ start: '08:00', end: '18:00' }]]));
+
+type Answer = { status: number; body: any };
+type Call = (method: string, path: string, body?: unknown) => Promise<Answer>;
+
+function fail(message: string): never {
+  process.stderr.write(`seed: ${message}\n`);
+  process.exit(1);
+}
+
+function client(baseUrl: string, token: string): Call {
+  return async (method, path, body) => {
+    let response: Response;
+    try {
+      response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      return fail(`no service answers at ${baseUrl}: start it first (npm start) or pass --url`);
+    }
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  };
+}
+
+/** The answer, when its status is one of `ok`; anything else ends the seed with what the service said. */
+function expectStatus(answer: Answer, ok: number[], what: string): any {
+  if (!ok.includes(answer.status)) fail(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
+async function ensureZone(call: Call, id: string, name: string): Promise<void> {
+  if ((await call('GET', `/device/v1/zones/${id}`)).status === 200) return;
+  expectStatus(await call('POST', '/device/v1/zones', { id, name, parentZoneId: null, workspace }), [201], `zone ${id}`);
+  console.error(`  zone ${id}`);
+}
+
+async function ensureResource(call: Call, resourceId: string, settings: Record<string, unknown>): Promise<string> {
+  const list = expectStatus(await call('GET', '/booking/v1/resources?resourceType=zone&limit=100'), [200], 'resources');
+  const existing = (list.data as { id: string; resourceId: string }[]).find((r) => r.resourceId === resourceId);
+  if (existing) return existing.id;
+  const created = expectStatus(await call('POST', '/booking/v1/resources', { resourceType: 'zone', resourceId, ...settings }), [201], `resource ${resourceId}`);
+  console.error(`  bookable resource ${resourceId}`);
+  return created.id as string;
+}
+
+async function bookingTitles(call: Call): Promise<Set<string>> {
+  const titles = new Set<string>();
+  for (let page = 1; ; page++) {
+    const list = expectStatus(await call('GET', `/booking/v1/bookings?limit=100&page=${page}`), [200], 'bookings');
+    for (const booking of list.data as { title: string }[]) titles.add(booking.title);
+    if (page >= (list.pageCount ?? 1)) return titles;
+  }
+}
+
+/** The working day `ahead` working days after today, at `time` in the demo time zone. */
+function workingDay(ahead: number, time: string): Temporal.ZonedDateTime {
+  let date = Temporal.Now.plainDateISO(timeZone);
+  for (let left = ahead; left > 0; ) {
+    date = date.add({ days: 1 });
+    if (date.dayOfWeek <= 5) left--;
+  }
+  return date.toZonedDateTime({ timeZone, plainTime: Temporal.PlainTime.from(time) });
+}
+
+async function ensureBooking(call: Call, titles: Set<string>, resourceId: string, title: string, day: number, from: string, to: string): Promise<string | undefined> {
+  if (titles.has(title)) return undefined;
+  const body = { resourceType: 'zone', resourceId, title, startTime: workingDay(day, from).toString({ timeZoneName: 'never' }), endTime: workingDay(day, to).toString({ timeZoneName: 'never' }) };
+  const created = expectStatus(await call('POST', '/booking/v1/bookings', body), [201], `booking "${title}"`);
+  console.error(`  booking "${title}" (${created.status})`);
+  return created.id as string;
+}
+
+async function ensureRecord(call: Call, kind: string, filter: string, body: Record<string, unknown>): Promise<any> {
+  const list = expectStatus(await call('GET', `/catalog/v1/${kind}?filter=${encodeURIComponent(filter)}`), [200], kind);
+  if (list.data.length > 0) return list.data[0];
+  const created = expectStatus(await call('POST', `/catalog/v1/${kind}`, body), [201], `${kind} ${filter}`);
+  console.error(`  ${kind.replace(/s$/, '')} ${created.id}`);
+  return created;
+}
+
+async function seed(config: Config, baseUrl: string): Promise<void> {
+  const admin = mintDevToken(config, { level: 'LV2', workspace, sub: 'demo-admin', email: 'admin@demo.example' });
+  const member = mintDevToken(config, { level: 'LV4', workspace, sub: 'demo-alice', email: 'alice@demo.example' });
+  const platform = mintDevToken(config, { level: 'LV1', sub: 'demo-platform' });
+  const asAdmin = client(baseUrl, admin);
+  const asMember = client(baseUrl, member);
+  const asPlatform = client(baseUrl, platform);
+
+  const probe = await asAdmin('GET', '/booking/v1/resources?limit=1');
+  if (probe.status === 401) fail(`${baseUrl} refuses this DATA_DIR's development key (${config.dataDir}): run the seed with the service's DATA_DIR`);
+  expectStatus(probe, [200], 'first request');
+
+  console.error(`seeding workspace ${workspace} at ${baseUrl}`);
+  await ensureZone(asAdmin, 'demo-board-room', 'Board room');
+  await ensureZone(asAdmin, 'demo-focus-room', 'Focus room');
+  await ensureZone(asAdmin, 'demo-open-space', 'Open space');
+  const availability = { timeZone, hours: weekdays };
+  await ensureResource(asAdmin, 'demo-board-room', { capacity: 12, availability, bookingPolicy: { maxDurationMinutes: 240, autoConfirm: false } });
+  const focusRoom = await ensureResource(asAdmin, 'demo-focus-room', {
+    capacity: 2,
+    availability,
+    bookingPolicy: { maxDurationMinutes: 120, minNoticeMinutes: 30, maxBookingsPerUser: 3, cancellationPolicy: { minNoticeMinutes: 60 } },
+  });
+  await ensureResource(asAdmin, 'demo-open-space', { capacity: 30, availability });
+
+  const titles = await bookingTitles(asAdmin);
+  const review = await ensureBooking(asAdmin, titles, 'demo-board-room', 'Demo: quarterly review', 2, '10:00', '12:00');
+  if (review) expectStatus(await asAdmin('PATCH', `/booking/v1/bookings/${review}/confirm`), [200], 'confirm the quarterly review');
+  await ensureBooking(asAdmin, titles, 'demo-board-room', 'Demo: hiring panel (awaiting confirmation)', 3, '14:00', '15:30');
+  await ensureBooking(asMember, titles, 'demo-focus-room', 'Demo: focus time', 1, '09:00', '11:00');
+  if (!titles.has('Demo: stand-up')) {
+    const start = workingDay(1, '09:30');
+    const series = {
+      resourceType: 'zone',
+      resourceId: 'demo-open-space',
+      title: 'Demo: stand-up',
+      startTime: start.toString({ timeZoneName: 'never' }),
+      endTime: start.add({ minutes: 15 }).toString({ timeZoneName: 'never' }),
+      recurrenceRule: 'FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=12',
+      timeZone,
+    };
+    const created = expectStatus(await asAdmin('POST', '/booking/v1/bookings/bulk', series), [201], 'series "Demo: stand-up"');
+    console.error(`  series "Demo: stand-up" (${created.occurrences.length} occurrences)`);
+  }
+
+  const publisher = await ensureRecord(asPlatform, 'publishers', 'email||$eq||publisher@demo.example', { email: 'publisher@demo.example', name: 'Demo Apps Ltd', verified: true });
+  if (!publisher.verified) expectStatus(await asPlatform('PATCH', `/catalog/v1/publishers/${publisher.id}`, { verified: true }), [200], 'verify the publisher');
+  const project = await ensureRecord(asPlatform, 'projects', 'appName||$eq||demo-notes', { appName: 'demo-notes', appVersion: '1.0.0', publisherId: publisher.id, description: 'A note-taking app for meeting rooms' });
+  const application = await ensureRecord(asPlatform, 'applications', 'name||$eq||demo-notes', {
+    name: 'demo-notes',
+    displayName: 'Demo Notes',
+    version: '1.0.0',
+    description: 'Takes the minutes of a booked meeting',
+    category: 'productivity',
+    semVer: '1.0.0',
+    projectId: project.id,
+    publisherId: publisher.id,
+  });
+  // Through the review steps to the marketplace.
+  const path: Record<string, string> = { SUBMISSION: 'REVIEW', REVIEW: 'APPROVAL', APPROVAL: 'PRE_RELEASE', PRE_RELEASE: 'RELEASE', UNAVAILABLE: 'RELEASE' };
+  for (let status = application.status as string; path[status]; status = path[status]!) {
+    expectStatus(await asPlatform('PATCH', `/catalog/v1/applications/${application.id}/status`, { status: path[status] }), [200], `application status ${path[status]}`);
+  }
+  const publisherToken = mintPublisherToken(config, { id: Number(publisher.id), email: 'publisher@demo.example' });
+
+  console.log(`Demo workspace ${workspace} is ready at ${baseUrl}.
+
+Tokens (12 hours; the publisher's one year):
+  export ADMIN_TOKEN=${admin}      # LV2, workspace admin
+  export MEMBER_TOKEN=${member}    # LV4, alice
+  export PUBLISHER_TOKEN=${publisherToken}    # publisher ${publisher.id}
+
+Try:
+  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/bookings'
+  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${focusRoom}/available-slots?date=${workingDay(1, '00:00').toPlainDate()}&slotMinutes=30'
+  curl -s -H "authorization: Bearer $ADMIN_TOKEN" '${baseUrl}/catalog/v1/applications/released'
+
+Or paste a token into "Authorize" at ${baseUrl}/booking/docs.`);
+}
+
+function main(): Promise<void> {
+  let values;
+  try {
+    values = parseArgs({ options: { url: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values;
+  } catch (error) {
+    fail(`${error instanceof Error ? error.message : String(error)}\n\n${usage}`);
+  }
+  if (values.help) {
+    console.log(usage);
+    return Promise.resolve();
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`configuration error: ${error.message}`);
+    throw error;
+  }
+  if (config.appEnv !== 'development' || config.auth.endpoint) fail('the seed uses development tokens: run it against a development service (APP_ENV development, PLATFORM_AUTH_ENDPOINT unset)');
+  const baseUrl = (values.url ?? process.env.SEED_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+  return seed(config, baseUrl);
+}
+
+await main();

@@ -1,0 +1,62 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { Executor } from '../db/database.js';
+import { readProcessorLags } from './processor-lag.js';
+
+export type ProcessorStatus = { position: number; lagEvents: number };
+
+/** The `info.workers` part of the health body (contract §12). */
+export type WorkersStatus = { status: 'up' | 'down'; processors: Record<string, ProcessorStatus> };
+
+/** The processors this process runs, and whether they keep up. */
+export type WorkerStatusBoard = {
+  /** Registers a processor this process runs (startWorkers). */
+  track(name: string): void;
+  /** Undefined while this process runs no processor; reads the checkpoints otherwise. */
+  status(): Promise<WorkersStatus | undefined>;
+};
+
+/** A processor behind the log whose position has not moved for this long is down. */
+const stalledAfterMs = 60_000;
+
+/**
+ * Reads each tracked processor's checkpoint and lag. A processor is down when it is behind and
+ * its position has not moved since an earlier look at least `stalledAfterMs` ago (on the
+ * services' clock), whichever instance holds its lock: the checkpoint is shared.
+ */
+export function createWorkerStatusBoard(db: Executor, now: () => Temporal.Instant): WorkerStatusBoard {
+  const tracked = new Set<string>();
+  /** Per processor: the position last seen while behind, and since when it stands there. */
+  const behind = new Map<string, { position: number; sinceMs: number }>();
+
+  const isStalled = (name: string, { position, lagEvents }: ProcessorStatus, nowMs: number) => {
+    if (lagEvents === 0) {
+      behind.delete(name);
+      return false;
+    }
+    const seen = behind.get(name);
+    if (!seen || seen.position !== position) {
+      behind.set(name, { position, sinceMs: nowMs });
+      return false;
+    }
+    return nowMs - seen.sinceMs >= stalledAfterMs;
+  };
+
+  return {
+    track: (name) => void tracked.add(name),
+    async status() {
+      if (tracked.size === 0) return undefined;
+      const lags = new Map((await readProcessorLags(db)).map((lag) => [lag.name, lag]));
+      const nowMs = now().epochMilliseconds;
+      const processors: Record<string, ProcessorStatus> = {};
+      let down = false;
+      for (const name of [...tracked].sort()) {
+        // A processor that has not run its first round yet has no checkpoint: it starts at the log's beginning.
+        const lag = lags.get(name);
+        const status = { position: lag?.position ?? 0, lagEvents: lag?.lagEvents ?? 0 };
+        processors[name] = status;
+        if (isStalled(name, status, nowMs)) down = true;
+      }
+      return { status: down ? 'down' : 'up', processors };
+    },
+  };
+}

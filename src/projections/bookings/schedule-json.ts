@@ -1,0 +1,142 @@
+import { sql, type RawBuilder, type Transaction } from 'kysely';
+import type { Temporal } from 'temporal-polyfill';
+import type { BookingStatus } from '../../domain/booking/booking.js';
+import { resourceStreamId } from '../../domain/resource/resource.js';
+import type { Database, Executor } from '../../infra/db/database.js';
+import type { DB } from '../../infra/db/schema.js';
+
+/**
+ * Schedules rendered by PostgreSQL: every booking record of an answer becomes JSON text in SQL,
+ * with its times formatted in SQL, and the array travels to the client as it comes. No timestamp
+ * is parsed into a Date, formatted back, or stringified again in Node.
+ *
+ * The text must equal, byte for byte, what JSON.stringify(bookingJson(...)) writes
+ * (src/api/booking/booking-json.ts); tests/projections/schedule-json.test.ts compares the two.
+ * A field added to the booking record is added in `bookingRecordJson` below, in the same place
+ * of the order as in bookingJson.
+ *
+ * Offsets that are not whole minutes (local mean time before about 1900) are written with seconds
+ * here and rounded by Temporal: the router checks each zone once against Node over 1970–2100 and
+ * renders in Node where PostgreSQL's zone rules differ.
+ */
+
+/** Whose details the caller sees in full (canSeeBooking): the rest are anonymous, times and status only. */
+export type ScheduleView = {
+  /** LV1: every workspace; otherwise only `workspace`. */
+  allWorkspaces: boolean;
+  workspace: string | null;
+  /** LV1–LV3: every booker; otherwise only `sub`. */
+  everyBooker: boolean;
+  sub: string;
+};
+
+/**
+ * An instant as the answers write it, as SQL over the timestamptz expression `t`, quoted: PostgreSQL's
+ * JSON output of a timestamptz is ISO 8601 in the session's TimeZone, the fraction only when there
+ * is one and its trailing zeros dropped, which is how Temporal writes an instant. The session
+ * TimeZone is the answer's zone (`inAnswerZone`); UTC answers end in Z instead of +00:00.
+ * Milliseconds are kept as the driver kept them (truncated).
+ */
+function quotedTime(t: string, zoned: boolean): string {
+  const json = `to_json(date_trunc('milliseconds', ${t}))::text`;
+  return zoned ? json : `left(${json}, -7) || 'Z"'`;
+}
+
+const timeOrNull = (t: string, zoned: boolean) => `case when ${t} is null then 'null' else ${quotedTime(t, zoned)} end`;
+/** to_json escapes as JSON.stringify does (", \, \b \f \n \r \t, other controls as \u00xx). */
+const value = (column: string) => `coalesce(to_json(${column})::text, 'null')`;
+
+/**
+ * The one place where a booking row `b` becomes its record (spec 2.2 plus exceptionOf), fields in
+ * bookingJson's order; `visible` false writes the anonymous record of anonymousBookingJson.
+ */
+function bookingRecordJson(zoned: boolean): string {
+  const visible = `((params.all_workspaces or b.workspace::text = params.workspace) and (params.every_booker or b.booker_profile_id = params.sub))`;
+  const privateValue = (column: string) => `case when ${visible} then ${value(column)} else 'null' end`;
+  const fields: [string, string][] = [
+    ['id', value('b.id')],
+    ['bookableResourceId', value('b.bookable_resource_id')],
+    ['resourceId', value('b.resource_id')],
+    ['resourceType', value('b.resource_type')],
+    ['workspace', value('b.workspace')],
+    ['bookerProfileId', privateValue('b.booker_profile_id')],
+    ['bookerEmail', privateValue('b.booker_email')],
+    ['title', privateValue('b.title')],
+    ['startTime', quotedTime('b.start_time', zoned)],
+    ['endTime', quotedTime('b.end_time', zoned)],
+    ['status', value('b.status')],
+    ['isSeriesParent', value('b.is_series_parent')],
+    ['recurrenceRule', value('b.recurrence_rule')],
+    ['recurrenceParentId', value('b.recurrence_parent_id')],
+    ['exceptionOf', value('b.exception_of')],
+    ['confirmedBy', privateValue('b.confirmed_by')],
+    ['confirmedAt', timeOrNull('b.confirmed_at', zoned)],
+    ['cancelledBy', privateValue('b.cancelled_by')],
+    ['cancelledAt', timeOrNull('b.cancelled_at', zoned)],
+    ['reason', privateValue('b.reason')],
+    ['checkedInAt', timeOrNull('b.checked_in_at', zoned)],
+    ['checkedOutAt', timeOrNull('b.checked_out_at', zoned)],
+    ['createdAt', quotedTime('b.created_at', zoned)],
+    ['updatedAt', quotedTime('b.updated_at', zoned)],
+  ];
+  // concat writes the record in one pass; || would copy the growing text once per field.
+  return `concat(${fields.map(([name, text], i) => `'${i ? ',' : '{'}"${name}":', ${text}`).join(', ')}, '}')`;
+}
+
+// Built once: the SQL text depends only on whether the answer has a zone.
+const recordSql = { utc: sql.raw(bookingRecordJson(false)), zoned: sql.raw(bookingRecordJson(true)) };
+
+const params = (view: ScheduleView): RawBuilder<unknown> =>
+  sql`select ${view.allWorkspaces}::boolean as all_workspaces, ${view.workspace}::text as workspace, ${view.everyBooker}::boolean as every_booker, ${view.sub}::text as sub`;
+
+/** Runs `read` in a transaction whose TimeZone is the answer's zone (UTC without one): the times' output follows it. */
+function inAnswerZone<T>(db: Database, timeZone: string | undefined, read: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await sql`select set_config('TimeZone', ${timeZone ?? 'UTC'}, true)`.execute(trx);
+    return read(trx);
+  });
+}
+
+/**
+ * The `bookings` array of a schedule as JSON text: bookings of the resource overlapping [from, to)
+ * in `statuses`, series parents aside, by start and id (findScheduledBookings' selection).
+ */
+export async function renderScheduleBookings(
+  db: Database,
+  query: { bookableResourceId: string; from: Temporal.Instant; to: Temporal.Instant; statuses: readonly BookingStatus[]; timeZone?: string; view: ScheduleView },
+): Promise<string> {
+  const { rows } = await inAnswerZone(db, query.timeZone, (trx) => sql<{ bookings: string }>`
+    with params as (${params(query.view)})
+    select coalesce('[' || string_agg(${query.timeZone ? recordSql.zoned : recordSql.utc}, ',' order by b.start_time, b.id) || ']', '[]') as bookings
+    from bookings b, params
+    where b.bookable_resource_id = ${query.bookableResourceId}
+      and b.status = any(${[...query.statuses]}::text[])
+      and not b.is_series_parent
+      and tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${query.from.toString()}::timestamptz, ${query.to.toString()}::timestamptz, '[)')`.execute(trx));
+  return rows[0]!.bookings;
+}
+
+/**
+ * Instants (epoch milliseconds) written by the same SQL as the schedule's times, in order: lets the
+ * caller check that the server's zone rules agree with the service's before trusting them.
+ */
+export async function renderTimesInSql(db: Database, epochMs: readonly number[], timeZone?: string): Promise<string[]> {
+  const time = sql.raw(quotedTime('t.at', timeZone !== undefined));
+  const { rows } = await inAnswerZone(db, timeZone, (trx) => sql<{ text: string }>`
+    select ${time} as text
+    from unnest(${epochMs.map((ms) => new Date(ms).toISOString())}::timestamptz[]) with ordinality as t(at, n)
+    order by t.n`.execute(trx));
+  return rows.map((r) => JSON.parse(r.text) as string);
+}
+
+/** A live resource's id, workspace and the last revision of its stream (null: not found or removed). */
+export async function findScheduleHead(db: Executor, bookableResourceId: string): Promise<{ id: string; workspace: string; revision: number } | null> {
+  const row = await db
+    .selectFrom('resources')
+    .leftJoin('streams', (join) => join.on('streams.stream_id', '=', resourceStreamId(bookableResourceId.toLowerCase())))
+    .select(['resources.id', 'resources.workspace', 'streams.stream_revision'])
+    .where('resources.id', '=', bookableResourceId)
+    .where('resources.deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row ? { id: row.id, workspace: row.workspace, revision: Number(row.stream_revision ?? -1) } : null;
+}
