@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../domain/access/principal.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
+import { bookingWorkspace } from '../../domain/booking/booking-workspace.js';
 import { decideCreateBooking, type CreateBooking, type CreateBookingState } from '../../domain/booking/decide-create-booking.js';
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
@@ -18,6 +19,8 @@ export type CreateBookingInput = {
   startTime: string;
   endTime: string;
   bookerEmail?: string;
+  /** LV1 only: book in this workspace instead of the token's. */
+  workspace?: string;
 };
 
 const unregistered: CreateBookingState = { resource: null, overlapping: [], activeBookingsOfBooker: 0 };
@@ -44,7 +47,7 @@ async function book(ctx: CommandContext, actor: Principal, command: CreateBookin
   return events[0]?.data.booking ?? null;
 }
 
-/** Books the registered (token's workspace, resourceType, resourceId) on that resource's stream. */
+/** Books the registered (workspace, resourceType, resourceId) on that resource's stream; the workspace is the token's unless LV1 names one. */
 export async function createBooking(ctx: CommandContext, actor: Principal, input: CreateBookingInput): Promise<Booking> {
   const command: CreateBooking = {
     id: randomUUID(),
@@ -53,7 +56,7 @@ export async function createBooking(ctx: CommandContext, actor: Principal, input
     endTime: parseClientInstant(input.endTime, '/body/endTime'),
     bookerEmail: input.bookerEmail,
   };
-  const key = { workspace: actor.workspace, resourceType: input.resourceType, resourceId: input.resourceId };
+  const key = { workspace: bookingWorkspace(actor, input.workspace), resourceType: input.resourceType, resourceId: input.resourceId };
   const booked = await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key));
   // A remembered registration whose resource has been removed since: the table may hold a newer one.
   return booked ?? (await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key, { fresh: true })))!;

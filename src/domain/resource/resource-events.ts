@@ -14,6 +14,8 @@ export type ResourceRegistered = {
 };
 
 export type ResourceChanges = Partial<{
+  /** Set only from the device service's record (a rename there), never from a request. */
+  resourceName: string | null;
   capacity: number | null;
   groupId: string | null;
   availability: Availability | null;
