@@ -105,5 +105,6 @@ export function decideDeactivate(state: Resource, reason: string, now: Temporal.
 /** The device service renamed the zone or device: the resource takes the new name, nothing when it has it already. */
 export function decideRename(state: Resource, name: string, by: string, now: Temporal.Instant): ResourceUpdated[] {
   if (state.removed || state.resourceName === name) return [];
-  return [{ type: 'ResourceUpdated', data: { id: state.id, changes: { resourceName: name }, by, at: now.toString() } }];
+  const data = { id: state.id, changes: { resourceName: name }, by, at: now.toString() };
+  return [{ type: 'ResourceUpdated', data: { ...data, resource: recordAfter(state, { type: 'ResourceUpdated', data }) } }];
 }

@@ -6,9 +6,16 @@ import { given } from '../booking/decider-spec.js';
 
 describe('a resource follows the name of its zone or device', () => {
   it('takes a new name as an ordinary resource update', () => {
+    const { removed: _removed, ...record } = resource();
     given(resource()).when((state) => decideRename(state, 'Boardroom 2', 'system', now)).then({
       type: 'ResourceUpdated',
-      data: { id: resource().id, changes: { resourceName: 'Boardroom 2' }, by: 'system', at: now.toString() },
+      data: {
+        id: resource().id,
+        changes: { resourceName: 'Boardroom 2' },
+        by: 'system',
+        at: now.toString(),
+        resource: { ...record, resourceName: 'Boardroom 2', updatedAt: now.toString() },
+      },
     });
   });
 
