@@ -9,6 +9,7 @@ import { historyRouter } from './booking/history-router.js';
 import { resourceScheduleRouter } from './booking/resource-schedule-router.js';
 import { resourcesRouter } from './booking/resources-router.js';
 import { seriesRouter } from './booking/series-router.js';
+import { utilizationRouter } from './booking/utilization-router.js';
 import { webhooksRouter } from './booking/webhooks-router.js';
 import { catalogRouter } from './catalog/catalog-router.js';
 import { healthRouter } from './health-router.js';
@@ -75,6 +76,7 @@ export function createApp(services: Services): Express {
   app.use('/booking/v1/bookings', seriesRouter(services));
   app.use('/booking/v1/bookings', bookingsRouter(services));
   app.use('/booking/v1/webhooks', webhooksRouter(services));
+  app.use('/booking/v1/analytics', utilizationRouter(services));
 
   app.use(openApiDocsRouter(deviceArea));
   app.use(deviceArea.prefix, recordQueryParser);

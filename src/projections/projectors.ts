@@ -3,9 +3,10 @@ import type { Projector } from './projector.js';
 import { recordsProjector } from './records/records-projector.js';
 import { resourcesProjector } from './resources/resources-projector.js';
 import { timersProjector } from './timers/timers-projector.js';
+import { utilizationProjector } from './utilization/utilization-projector.js';
 
 /**
  * Every read model kept inline with the event log, in the order they are applied; the store is
  * created with them (create-services.ts) and a rebuild replays the log through them.
  */
-export const projectors: readonly Projector[] = [resourcesProjector, bookingsProjector, timersProjector, recordsProjector];
+export const projectors: readonly Projector[] = [resourcesProjector, bookingsProjector, timersProjector, recordsProjector, utilizationProjector];

@@ -75,6 +75,8 @@ const EXPECTED: Record<string, string[]> = {
   '/booking/docs': ['get'],
   // contract §12
   '/metrics': ['get'],
+  // contract §14
+  '/booking/v1/analytics/utilization': ['get'],
 };
 
 const PUBLIC = ['GET /booking/v1/health', 'GET /metrics', 'GET /booking/docs-yaml', 'GET /booking/docs'];

@@ -5,6 +5,7 @@ import type { EventsTable, StreamsTable } from './tables/events.table.js';
 import type { ProcessorCheckpointsTable } from './tables/processor-checkpoints.table.js';
 import type { ResourcesTable } from './tables/resources.table.js';
 import type { TimersTable } from './tables/timers.table.js';
+import type { UtilizationBookingsTable } from './tables/utilization-bookings.table.js';
 import type { WebhookDeliveriesTable } from './tables/webhook-deliveries.table.js';
 
 /** Every table of the service's database; one line per table file under tables/. */
@@ -23,4 +24,5 @@ export type DB = {
   applications: ApplicationsTable;
   purchases: PurchasesTable;
   marketplace_entries: MarketplaceEntriesTable;
+  utilization_bookings: UtilizationBookingsTable;
 };

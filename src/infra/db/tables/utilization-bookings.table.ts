@@ -1,0 +1,15 @@
+import type { Selectable } from 'kysely';
+import type { BookingStatus } from '../../../domain/booking/booking.js';
+
+/** One booking as utilization counts it; series parents have no row. */
+export type UtilizationBookingsTable = {
+  booking_id: string;
+  bookable_resource_id: string;
+  start_time: Date;
+  end_time: Date;
+  status: BookingStatus;
+  /** Checked in at some point (a checked-out booking is completed and stays checked in). */
+  checked_in: boolean;
+};
+
+export type UtilizationBookingRow = Selectable<UtilizationBookingsTable>;
