@@ -5,8 +5,7 @@ import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import { bookingWorkspace } from '../../domain/booking/booking-workspace.js';
 import { decideCreateBooking, type CreateBooking, type CreateBookingState } from '../../domain/booking/decide-create-booking.js';
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
-import type { Executor } from '../../infra/db/database.js';
-import { countActiveBookingsOfBooker, findResourceWithOverlapping } from '../../projections/bookings/booking-queries.js';
+import { findBookingCreateState } from '../../projections/bookings/booking-queries.js';
 import { findRegisteredResourceId, type FoundRegistration } from '../../projections/resources/find-registered-resource-id.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
@@ -25,22 +24,20 @@ export type CreateBookingInput = {
 
 const unregistered: CreateBookingState = { resource: null, overlapping: [], activeBookingsOfBooker: 0 };
 
-/** Only what the decision needs: the resource, the active bookings in the way, the booker's count. */
-async function loadCreateState(db: Executor, resourceId: string, booker: string, command: CreateBooking): Promise<CreateBookingState> {
-  const { resource, overlapping } = await findResourceWithOverlapping(db, resourceId, command.startTime, command.endTime);
-  const limit = resource?.bookingPolicy.maxBookingsPerUser ?? null;
-  const activeBookingsOfBooker = limit === null ? 0 : await countActiveBookingsOfBooker(db, resourceId, booker, limit);
-  return { resource, overlapping, activeBookingsOfBooker };
-}
-
 /**
  * Books on the registration's stream. Without a registration the decider refuses in its own order
  * (400 times, 403 level, 404 resource). Null only when a remembered registration's resource is gone.
  */
 async function book(ctx: CommandContext, actor: Principal, command: CreateBooking, found: FoundRegistration | null): Promise<Booking | null> {
   if (!found) return decideCreateBooking(command, unregistered, actor, ctx.now()).data.booking;
-  const { events } = await handleCommand(ctx, resourceStreamId(found.id), {
-    load: (db) => loadCreateState(db, found.id, actor.sub, command),
+  const streamId = resourceStreamId(found.id);
+  const { events } = await handleCommand(ctx, streamId, {
+    // Only what the decision needs (the resource, the active bookings in the way, the booker's
+    // count), read with the stream's revision in one round trip.
+    loadWithRevision: async (db) => {
+      const { streamRevision, ...state } = await findBookingCreateState(db, streamId, found.id, actor.sub, command.startTime, command.endTime);
+      return { revision: streamRevision, state };
+    },
     decide: (state) => (found.remembered && !state.resource ? [] : [decideCreateBooking(command, state, actor, ctx.now())]),
     onConstraintViolation: overlapMeansRetry,
   });
