@@ -7,6 +7,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY scripts ./scripts
 COPY openapi ./openapi
+COPY asyncapi ./asyncapi
 # Compiles to dist/ and puts the OpenAPI descriptions next to dist/src, where the server reads them.
 RUN npm run build
 

@@ -129,6 +129,7 @@ function supervise(role: Role, count: number): void {
   const processes = new Map<number, number>();
   const listening = new Set<number>();
   let stopping = false;
+  let exitCode = 0;
   const fork = (slot: number) => {
     const child = cluster.fork({ [clusterRoleVariable]: roles[slot] });
     processes.set(child.id, slot);
@@ -139,7 +140,14 @@ function supervise(role: Role, count: number): void {
     child.once('exit', (code, signal) => {
       processes.delete(child.id);
       if (stopping) {
-        if (processes.size === 0) process.exit(0);
+        if (processes.size === 0) process.exit(exitCode);
+        return;
+      }
+      if (!listening.has(slot)) {
+        // It never came up (configuration, database unreachable past DB_CONNECT_TIMEOUT_SECONDS): a
+        // restart would fail the same way, so the whole service stops with its status.
+        logger.fatal({ code, signal, slot }, 'an HTTP process failed to start; stopping every process');
+        stop('SIGTERM', code || 1);
         return;
       }
       logger.error({ code, signal, slot }, 'an HTTP process exited; starting another');
@@ -149,12 +157,13 @@ function supervise(role: Role, count: number): void {
   };
   logger.info(`starting ${count} HTTP processes (WEB_CONCURRENCY)${role === 'all' ? '; the first also runs the workers' : ''}`);
   roles.forEach((_, slot) => fork(slot));
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (signal: NodeJS.Signals, status = 0) => {
     if (stopping) return;
     stopping = true;
+    exitCode = status;
     logger.info({ signal }, 'shutting down every process');
     for (const child of Object.values(cluster.workers ?? {})) child?.process.kill('SIGTERM');
-    if (processes.size === 0) process.exit(0);
+    if (processes.size === 0) process.exit(exitCode);
     setTimeout(() => {
       for (const child of Object.values(cluster.workers ?? {})) child?.process.kill('SIGKILL');
       process.exit(1);

@@ -15,7 +15,7 @@ import { catalogRouter } from './catalog/catalog-router.js';
 import { healthRouter } from './health-router.js';
 import { metricsRouter } from './metrics-router.js';
 import { httpErrorHandler, notFoundHandler } from './http-error-handler.js';
-import { openApiDocsRouter, openApiValidator, type OpenApiArea } from './openapi-documents.js';
+import { asyncApiDocsRouter, openApiDocsRouter, openApiValidator, type OpenApiArea } from './openapi-documents.js';
 import { assetsRouter } from './publishing/assets-router.js';
 import { publishRouter } from './publishing/publish-router.js';
 import { signInRouter } from './publishing/sign-in-router.js';
@@ -65,6 +65,7 @@ export function createApp(services: Services): Express {
   app.use(refuseHostileInput);
   app.use(rootPageRouter());
   app.use(openApiDocsRouter(bookingArea));
+  app.use(asyncApiDocsRouter());
   app.use('/booking/v1/health', healthRouter(services));
   app.use(openApiValidator(bookingArea));
   app.use('/booking/v1', authenticate(services.verifyToken));

@@ -49,6 +49,18 @@ export function openApiDocsRouter(area: OpenApiArea): Router {
   return router;
 }
 
+const asyncApiPath = path.resolve(openapiDir, '../asyncapi/booking-events.yaml');
+
+/** Serves the AsyncAPI description of the event stream as YAML (public, no token). */
+export function asyncApiDocsRouter(): Router {
+  const text = fs.readFileSync(asyncApiPath, 'utf8');
+  const router = Router();
+  router.get('/booking/docs-asyncapi', (_req, res) => {
+    res.type('application/yaml').send(text);
+  });
+  return router;
+}
+
 /** Validates every request under the area's prefix against its OpenAPI file. */
 export function openApiValidator(area: OpenApiArea): RequestHandler[] {
   cacheOpenApiRouteMatchers();

@@ -13,9 +13,15 @@ const maxAttempts = 25;
 /** A failure inside the append that is no version conflict: usually a constraint of a read model. */
 export type AppendFailure = { code?: string; constraint?: string };
 
-export type CommandSpec<State, Event extends EventOf> = {
-  /** Reads the state the decision needs from the read models (kept current inside each append). */
-  load: (db: Executor) => Promise<State>;
+/**
+ * Reads the state the decision needs from the read models (kept current inside each append);
+ * or, in one statement, the stream's revision with it (one round trip less, one snapshot).
+ */
+type Load<State> =
+  | { load: (db: Executor) => Promise<State> }
+  | { loadWithRevision: (db: Executor) => Promise<{ revision: number | null; state: State }> };
+
+export type CommandSpec<State, Event extends EventOf> = Load<State> & {
   /** Pure decision: the events to append, none when nothing changes; throws DomainError to refuse. */
   decide: (state: State) => Event[];
   /**
@@ -30,8 +36,8 @@ export type CommandSpec<State, Event extends EventOf> = {
 export type CommandResult<State, Event extends EventOf> = { state: State; events: RecordedEvent<Event>[] };
 
 /**
- * The one command-handling loop of every area: 1. read the stream revision, 2. load the state,
- * 3. decide, 4. append expecting that revision (the store runs its projections in the append's
+ * The one command-handling loop of every area: 1. read the stream revision, 2. load the state
+ * (or both in one statement), 3. decide, 4. append expecting that revision (the store runs its projections in the append's
  * transaction). The revision is read before the state, so anything committed in between makes the
  * append fail and the decision is taken again on fresh state.
  */
@@ -42,8 +48,10 @@ export async function handleCommand<State, Event extends EventOf>(
 ): Promise<CommandResult<State, Event>> {
   return withStreamLock(streamId, async () => {
     for (let attempt = 1; ; attempt++) {
-      const revision = await ctx.eventStore.readStreamRevision(streamId);
-      const state = await spec.load(ctx.db);
+      const { revision, state } =
+        'loadWithRevision' in spec
+          ? await spec.loadWithRevision(ctx.db)
+          : { revision: await ctx.eventStore.readStreamRevision(streamId), state: await spec.load(ctx.db) };
       const events = spec.decide(state);
       if (events.length === 0) return { state, events: [] };
       try {

@@ -12,7 +12,7 @@ export type Backoff = { initialMs: number; maxMs: number };
 export type LoopStep = (stopping: AbortSignal) => Promise<number>;
 
 export type RunningLoop = {
-  /** Cuts the current pause short. */
+  /** Cuts the current pause short; during a round, the pause after it is skipped. */
   wake(): void;
   /** Lets the round in flight finish, then ends the loop. */
   stop(): Promise<void>;
@@ -30,6 +30,8 @@ export function startSupervisedLoop(
 ): RunningLoop {
   const stopping = new AbortController();
   let cutPause: (() => void) | undefined;
+  // A wake during a round may announce work the round has already passed over.
+  let wokenDuringRound = false;
 
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -46,9 +48,10 @@ export function startSupervisedLoop(
     let failures = 0;
     while (!stopping.signal.aborted) {
       try {
+        wokenDuringRound = false;
         const pauseMs = await step(stopping.signal);
         failures = 0;
-        if (pauseMs > 0 && !stopping.signal.aborted) await pause(pauseMs);
+        if (pauseMs > 0 && !wokenDuringRound && !stopping.signal.aborted) await pause(pauseMs);
       } catch (error) {
         failures += 1;
         // A database that comes back should find every worker at it again within seconds.
@@ -67,7 +70,10 @@ export function startSupervisedLoop(
   const finished = run();
 
   return {
-    wake: () => cutPause?.(),
+    wake: () => {
+      if (cutPause) cutPause();
+      else wokenDuringRound = true;
+    },
     async stop() {
       stopping.abort();
       cutPause?.();

@@ -72,6 +72,7 @@ const EXPECTED: Record<string, string[]> = {
   '/booking/v1/resources/{id}/history': ['get'],
   '/booking/v1/events': ['get'],
   '/booking/docs-yaml': ['get'],
+  '/booking/docs-asyncapi': ['get'],
   '/booking/docs': ['get'],
   // contract §12
   '/metrics': ['get'],
@@ -79,7 +80,7 @@ const EXPECTED: Record<string, string[]> = {
   '/booking/v1/analytics/utilization': ['get'],
 };
 
-const PUBLIC = ['GET /booking/v1/health', 'GET /metrics', 'GET /booking/docs-yaml', 'GET /booking/docs'];
+const PUBLIC = ['GET /booking/v1/health', 'GET /metrics', 'GET /booking/docs-yaml', 'GET /booking/docs-asyncapi', 'GET /booking/docs'];
 
 const REQUIRED_SCHEMAS = [
   'Error', 'ConflictError', 'PolicyError', 'Availability', 'BookingPolicy', 'ResourceCreate',
@@ -184,7 +185,7 @@ describe('openapi/booking.yaml', () => {
     const deref = (await SwaggerParser.dereference(structuredClone(doc) as never)) as unknown as Doc;
     const schemas = deref.components.schemas as Record<string, Json>;
     expect(schemas.Booking?.required).to.have.members([
-      'id', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'title',
+      'id', 'bookableResourceId', 'isSeriesParent', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'title',
       'startTime', 'endTime', 'status', 'recurrenceRule', 'recurrenceParentId', 'exceptionOf',
       'confirmedBy', 'confirmedAt', 'cancelledBy', 'cancelledAt', 'reason', 'checkedInAt',
       'checkedOutAt', 'createdAt', 'updatedAt', 'archivedAt',

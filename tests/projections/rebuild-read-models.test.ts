@@ -36,6 +36,7 @@ describe('rebuilding the read models from the log', function () {
     const desk = await registerZone(server, 'rebuild-desk');
     const gone = await registerZone(server, 'rebuild-gone');
     await server.request('PATCH', `/booking/v1/resources/${desk}`, { body: { capacity: 2, bookingPolicy: { gracePeriodMinutes: 5 } } });
+    expect((await server.request('PATCH', '/device/v1/zones/rebuild-desk', { body: { name: 'Hot desk' } })).status).to.equal(200);
 
     const ids: string[] = [];
     for (let hour = 9; hour < 14; hour++) {
@@ -67,6 +68,7 @@ describe('rebuilding the read models from the log', function () {
     expect(live.bookings!.length).to.be.greaterThan(8);
     expect(live.timers!.length).to.be.greaterThan(5);
     expect(room).to.be.a('string');
+    expect(live.resources!.map((r) => (r as { resource_name: string }).resource_name)).to.include('Hot desk');
 
     const { events } = await rebuildReadModels(server.database.db);
     expect(events).to.be.greaterThan(20);

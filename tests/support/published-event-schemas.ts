@@ -29,3 +29,22 @@ export function assertPublishedEvent(envelope: unknown): void {
     throw new Error(`${name} does not conform to asyncapi/booking-events.yaml: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(envelope)}`);
   }
 }
+
+const violations: string[] = [];
+
+/**
+ * For receivers (webhook endpoints, Kafka consumers), where a throw would only reach the sender:
+ * checks the envelope and keeps what does not conform, and the root hook fails the running test.
+ */
+export function checkPublishedEvent(envelope: unknown): void {
+  try {
+    assertPublishedEvent(envelope);
+  } catch (error) {
+    violations.push((error as Error).message);
+  }
+}
+
+/** The non-conforming events received since the last call. */
+export function takePublishedEventViolations(): string[] {
+  return violations.splice(0);
+}

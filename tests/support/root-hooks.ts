@@ -1,4 +1,5 @@
 import type { Context } from 'mocha';
+import { takePublishedEventViolations } from './published-event-schemas.js';
 import { dropTemplateDatabase, prepareTestDatabases } from './test-database.js';
 
 export const mochaHooks = {
@@ -10,6 +11,10 @@ export const mochaHooks = {
     this.timeout(300_000);
     const files = (this.test?.parent?.suites ?? []).map((suite) => suite.file ?? '');
     if (files.some((file) => !file.includes('/tests/domain/'))) await prepareTestDatabases();
+  },
+  afterEach() {
+    const violations = takePublishedEventViolations();
+    if (violations.length > 0) throw new Error(`the service sent events that do not conform to asyncapi/booking-events.yaml:\n${violations.join('\n')}`);
   },
   async afterAll() {
     await dropTemplateDatabase();

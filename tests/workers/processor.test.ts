@@ -194,11 +194,19 @@ describe('processors following the global log', () => {
 
     it('places a new relay below a transaction still running: its late commit is delivered', async () => {
       let release!: () => void;
+      let appended!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
+      const lateAppended = new Promise<void>((resolve) => (appended = resolve));
       const late = sampleBooking();
       const early = sampleBooking();
-      const slow = eventStore.appendToStream(`resource-${late.bookableResourceId}`, [bookingCreated(late)], 'any', { inTransaction: () => gate });
-      await sleep(50);
+      const slow = eventStore.appendToStream(`resource-${late.bookableResourceId}`, [bookingCreated(late)], 'any', {
+        inTransaction: () => {
+          appended();
+          return gate;
+        },
+      });
+      // The slow transaction holds its id and its (smaller) position before the early one appends.
+      await lateAppended;
       await eventStore.appendToStream(`resource-${early.bookableResourceId}`, [bookingCreated(early)], 'any');
       expect(await processBatch(deps(), webhookRelay, 100)).to.equal(0);
       release();

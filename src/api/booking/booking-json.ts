@@ -46,6 +46,7 @@ const timeOrNull = (utc: string | null, timeZone?: string) => (utc === null ? nu
 export function bookingJson(booking: Booking, timeZone?: string) {
   return {
     id: booking.id,
+    bookableResourceId: booking.bookableResourceId,
     resourceId: booking.resourceId,
     resourceType: booking.resourceType,
     workspace: booking.workspace,
@@ -55,6 +56,7 @@ export function bookingJson(booking: Booking, timeZone?: string) {
     startTime: timeJson(booking.startTime, timeZone),
     endTime: timeJson(booking.endTime, timeZone),
     status: booking.status,
+    isSeriesParent: booking.isSeriesParent,
     recurrenceRule: booking.recurrenceRule,
     recurrenceParentId: booking.recurrenceParentId,
     exceptionOf: booking.exceptionOf,

@@ -15,6 +15,7 @@ type ListQuery = {
   workspace?: string;
   resourceId?: string;
   status?: BookingStatus;
+  seriesParents?: 'include' | 'exclude';
   bookerProfileId?: string;
   from?: string;
   to?: string;
@@ -42,6 +43,7 @@ export function bookingsRouter(services: Services): Router {
       from: query.from === undefined ? undefined : parseClientInstant(query.from, '/query/from'),
       to: query.to === undefined ? undefined : parseClientInstant(query.to, '/query/to'),
       archived: query.archived === 'true',
+      includeSeriesParents: query.seriesParents === 'include',
     };
     if (actor.level !== 1) {
       // Only LV1 looks into other workspaces; asking for one yields nothing.

@@ -33,7 +33,7 @@ export function eventsFeedRouter(services: Services): Router {
     res.json({
       events: page.events.flatMap((recorded) => {
         const envelope = toEventEnvelope(recorded);
-        return envelope ? [{ ...envelope, position: Number(recorded.globalPosition) }] : [];
+        return envelope ? [envelope] : [];
       }),
       next: page.next,
     });

@@ -42,5 +42,6 @@ export async function writeChange(ctx: CommandContext, config: RecordKindConfig,
     const next = { ...current, ...input };
     return isDeepStrictEqual(current, next) ? null : { change: 'updated', record: next };
   });
+  await config.rules.afterChange?.(ctx, key, record!, by);
   return record!;
 }

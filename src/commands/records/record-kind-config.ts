@@ -4,6 +4,7 @@ import type { RecordChangeType } from '../../domain/records/record-event.js';
 import type { RecordJson, RecordKey, RecordKind } from '../../domain/records/record-kind.js';
 import type { Executor } from '../../infra/db/database.js';
 import type { DB } from '../../infra/db/schema.js';
+import type { CommandContext } from '../command-context.js';
 
 /** Rules of a kind beyond field types; both hooks refuse by throwing a DomainError. */
 export type RecordRules = {
@@ -14,6 +15,8 @@ export type RecordRules = {
   prepareCreate?: (db: Executor, records: RecordJson[]) => Promise<RecordJson[]>;
   /** Runs in the write's transaction before the row changes: the place for rules spanning several records. */
   beforeWrite?: (trx: Transaction<DB>, change: RecordChangeType, key: RecordKey, record: RecordJson) => Promise<void>;
+  /** Runs after an update or replace is stored (whether or not it changed anything): carries it to other streams. */
+  afterChange?: (ctx: CommandContext, key: RecordKey, record: RecordJson, by: string) => Promise<void>;
 };
 
 /** One record kind as the generic layer serves it: fields and table, rules, and who may read and write. */

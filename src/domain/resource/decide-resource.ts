@@ -4,7 +4,8 @@ import type { Principal } from '../access/principal.js';
 import { DomainError, forbidden, invalidRequest } from '../domain-error.js';
 import { validateAvailability } from './availability.js';
 import { defaultBookingPolicy, mergeBookingPolicy, type Availability, type BookingPolicyPatch, type Resource, type ResourceType } from './resource.js';
-import type { ResourceChanges, ResourceDeactivated, ResourceRegistered, ResourceRemoved, ResourceUpdated } from './resource-events.js';
+import { evolveResource } from './evolve-resource.js';
+import type { ResourceChanges, ResourceDeactivated, ResourceRegistered, ResourceRemoved, ResourceRecord, ResourceUpdated } from './resource-events.js';
 
 export type RegisterResource = {
   id: string;
@@ -25,6 +26,12 @@ export type ResourcePatch = {
   bookingPolicy?: BookingPolicyPatch;
   isActive?: boolean;
 };
+
+/** The resource after `change`, as clients read it: the record the event carries. */
+function recordAfter(state: Resource, change: { type: 'ResourceUpdated' | 'ResourceDeactivated' | 'ResourceRemoved'; data: object }): ResourceRecord {
+  const { removed: _removed, ...record } = evolveResource(state, change as never)!;
+  return record;
+}
 
 function checkPolicy(policy: ReturnType<typeof mergeBookingPolicy>): void {
   if (policy.maxBookingsPerUser !== null && policy.maxBookingsPerUser < 1) {
@@ -78,16 +85,26 @@ export function decideUpdate(patch: ResourcePatch, state: Resource, actor: Princ
     changes.bookingPolicy = mergeBookingPolicy(state.bookingPolicy, patch.bookingPolicy);
     checkPolicy(changes.bookingPolicy);
   }
-  return { type: 'ResourceUpdated', data: { id: state.id, changes, by: actor.sub, at: now.toString() } };
+  const data = { id: state.id, changes, by: actor.sub, at: now.toString() };
+  return { type: 'ResourceUpdated', data: { ...data, resource: recordAfter(state, { type: 'ResourceUpdated', data }) } };
 }
 
 export function decideRemove(state: Resource, actor: Principal, now: Temporal.Instant): ResourceRemoved {
   assertCanManageResource(actor, state.groupId);
-  return { type: 'ResourceRemoved', data: { id: state.id, by: actor.sub, at: now.toString() } };
+  const data = { id: state.id, by: actor.sub, at: now.toString() };
+  return { type: 'ResourceRemoved', data: { ...data, resource: recordAfter(state, { type: 'ResourceRemoved', data }) } };
 }
 
 /** The device service lost the record; nothing to do when the resource is inactive already. */
 export function decideDeactivate(state: Resource, reason: string, now: Temporal.Instant): ResourceDeactivated[] {
   if (!state.isActive || state.removed) return [];
-  return [{ type: 'ResourceDeactivated', data: { id: state.id, reason, by: 'system', at: now.toString() } }];
+  const data = { id: state.id, reason, by: 'system', at: now.toString() };
+  return [{ type: 'ResourceDeactivated', data: { ...data, resource: recordAfter(state, { type: 'ResourceDeactivated', data }) } }];
+}
+
+/** The device service renamed the zone or device: the resource takes the new name, nothing when it has it already. */
+export function decideRename(state: Resource, name: string, by: string, now: Temporal.Instant): ResourceUpdated[] {
+  if (state.removed || state.resourceName === name) return [];
+  const data = { id: state.id, changes: { resourceName: name }, by, at: now.toString() };
+  return [{ type: 'ResourceUpdated', data: { ...data, resource: recordAfter(state, { type: 'ResourceUpdated', data }) } }];
 }

@@ -1,5 +1,12 @@
 import type { Availability, BookingPolicy, Resource } from './resource.js';
 
+/**
+ * The resource as `GET /booking/v1/resources/{id}` answers it after the change. The events whose
+ * data does not hold the whole resource carry it, so that the published envelope is a function
+ * of the event alone (a replay years later sends what was true then); evolve ignores it.
+ */
+export type ResourceRecord = Omit<Resource, 'removed'>;
+
 /** The registered resource's own fields; it starts active, and its timestamps are `at`. */
 export type ResourceRegistered = {
   type: 'ResourceRegistered';
@@ -7,6 +14,8 @@ export type ResourceRegistered = {
 };
 
 export type ResourceChanges = Partial<{
+  /** Set only from the device service's record (a rename there), never from a request. */
+  resourceName: string | null;
   capacity: number | null;
   groupId: string | null;
   availability: Availability | null;
@@ -14,12 +23,12 @@ export type ResourceChanges = Partial<{
   isActive: boolean;
 }>;
 
-export type ResourceUpdated = { type: 'ResourceUpdated'; data: { id: string; changes: ResourceChanges; by: string; at: string } };
+export type ResourceUpdated = { type: 'ResourceUpdated'; data: { id: string; changes: ResourceChanges; by: string; at: string; resource: ResourceRecord } };
 
 /** The device service no longer has the zone or device: kept, but bookable no more. */
-export type ResourceDeactivated = { type: 'ResourceDeactivated'; data: { id: string; reason: string; by: string; at: string } };
+export type ResourceDeactivated = { type: 'ResourceDeactivated'; data: { id: string; reason: string; by: string; at: string; resource: ResourceRecord } };
 
-export type ResourceRemoved = { type: 'ResourceRemoved'; data: { id: string; by: string; at: string } };
+export type ResourceRemoved = { type: 'ResourceRemoved'; data: { id: string; by: string; at: string; resource: ResourceRecord } };
 
 export type ResourceEvent = ResourceRegistered | ResourceUpdated | ResourceDeactivated | ResourceRemoved;
 

@@ -6,8 +6,8 @@ import { activeStatuses } from '../../domain/booking/booking.js';
 import type { Resource } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
 import type { ArchivedBookingRow, BookingRow } from '../../infra/db/tables/bookings.table.js';
+import type { ResourceRow } from '../../infra/db/tables/resources.table.js';
 import { pageOf, type Page, type PageOf } from '../../domain/page.js';
-import { findResource } from '../resources/resource-queries.js';
 import { rowToResource } from '../resources/resource-row.js';
 import { archivedRowToBooking, jsonRowToBooking, rowToBooking } from './booking-row.js';
 
@@ -49,37 +49,65 @@ export async function findActiveOverlapping(db: Executor, bookableResourceId: st
   return rows.map(rowToBooking);
 }
 
+/** What a create decides on, with the revision of the stream it appends to, read in one snapshot. */
+export type BookingCreateState = {
+  /** The stream's last revision, null when it has none: the append expects it. */
+  streamRevision: number | null;
+  /** The live resource, null when it is not registered or removed. */
+  resource: Resource | null;
+  /** Its active bookings overlapping [from, to). */
+  overlapping: Booking[];
+  /** The booker's active bookings on it, counted up to the policy's limit (0 without a limit). */
+  activeBookingsOfBooker: number;
+};
+
 /**
- * A live resource with its active bookings overlapping [from, to) in one round trip (what every
- * create and reschedule decides on); the resource is null when it is not registered or removed.
+ * Everything a create decides on in one statement, one round trip: the revision of the stream the
+ * booking is appended to, the live resource, its active bookings in the way and the booker's
+ * count. One statement reads one snapshot, so the revision is never older than the state; the
+ * row of one constant keeps the revision when there is no live resource.
  */
-export async function findResourceWithOverlapping(
+export async function findBookingCreateState(
   db: Executor,
+  streamId: string,
   bookableResourceId: string,
+  booker: string,
   from: Temporal.Instant,
   to: Temporal.Instant,
-): Promise<{ resource: Resource | null; overlapping: Booking[] }> {
-  if (from.epochMilliseconds >= to.epochMilliseconds) return { resource: await findResource(db, bookableResourceId), overlapping: [] };
+): Promise<BookingCreateState> {
+  // An empty or inverted range overlaps nothing (and is no valid tstzrange).
+  const rangeIsEmpty = from.epochMilliseconds >= to.epochMilliseconds;
   const row = await db
-    .selectFrom('resources')
+    .selectFrom(sql<{ one: number }>`(select 1 as one)`.as('constant'))
+    .leftJoin('resources', (join) => join.on('resources.id', '=', bookableResourceId).on('resources.deleted_at', 'is', null))
     .selectAll('resources')
-    .select((eb) =>
+    .select((eb) => [
+      eb.selectFrom('streams').select('streams.stream_revision').where('streams.stream_id', '=', streamId).as('command_stream_revision'),
       jsonArrayFrom(
         eb
           .selectFrom('bookings')
           .selectAll('bookings')
           .where('bookings.bookable_resource_id', '=', bookableResourceId)
           .where(holdsSlot)
-          .where(overlapping(from, to))
+          .where(rangeIsEmpty ? sql<SqlBool>`false` : overlapping(from, to))
           .orderBy('bookings.start_time'),
       ).as('overlapping'),
-    )
-    .where('resources.id', '=', bookableResourceId)
-    .where('resources.deleted_at', 'is', null)
-    .executeTakeFirst();
-  if (!row) return { resource: null, overlapping: [] };
-  const { overlapping: rows, ...resource } = row;
-  return { resource: rowToResource(resource), overlapping: rows.map(jsonRowToBooking) };
+      // The limit is the policy's: counting further would change no decision.
+      sql<string>`case when resources.booking_policy->>'maxBookingsPerUser' is null then 0 else (
+        select count(*) from (
+          select 1 from bookings
+          where booker_profile_id = ${booker} and bookable_resource_id = ${bookableResourceId} and ${holdsSlot}
+          limit (resources.booking_policy->>'maxBookingsPerUser')::bigint) as held) end`.as('active_of_booker'),
+    ])
+    .executeTakeFirstOrThrow();
+  const { command_stream_revision: streamRevision, overlapping: rows, active_of_booker: activeOfBooker, ...resource } = row;
+  if (resource.id === null) return { streamRevision, resource: null, overlapping: [], activeBookingsOfBooker: 0 };
+  return {
+    streamRevision,
+    resource: rowToResource(resource as ResourceRow),
+    overlapping: rows.map(jsonRowToBooking),
+    activeBookingsOfBooker: Number(activeOfBooker),
+  };
 }
 
 /** Active bookings of one booker on a resource, counted up to `cap` (all a limit check needs). */
@@ -146,6 +174,8 @@ export type BookingFilter = {
   to?: Temporal.Instant;
   /** Searches the archive (contract §13) instead of the live bookings. */
   archived?: boolean;
+  /** Series parents hold a rule, not a slot: listed only when asked for. */
+  includeSeriesParents?: boolean;
 };
 
 /** One page of bookings, ascending by start; from/to select those overlapping the range. */
@@ -159,7 +189,8 @@ export async function listBookings(db: Executor, filter: BookingFilter, page: Pa
     .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status!))
     .$if(filter.bookerProfileId !== undefined, (q) => q.where('booker_profile_id', '=', filter.bookerProfileId!))
     .$if(filter.from !== undefined, (q) => q.where('end_time', '>', new Date(filter.from!.epochMilliseconds)))
-    .$if(filter.to !== undefined, (q) => q.where('start_time', '<', new Date(filter.to!.epochMilliseconds)));
+    .$if(filter.to !== undefined, (q) => q.where('start_time', '<', new Date(filter.to!.epochMilliseconds)))
+    .$if(!filter.includeSeriesParents, (q) => q.where('is_series_parent', '=', false));
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('start_time').orderBy('id').limit(page.limit).offset((page.page - 1) * page.limit).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),

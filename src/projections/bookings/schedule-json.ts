@@ -55,6 +55,7 @@ function bookingRecordJson(zoned: boolean): string {
   const privateValue = (column: string) => `case when ${visible} then ${value(column)} else 'null' end`;
   const fields: [string, string][] = [
     ['id', value('b.id')],
+    ['bookableResourceId', value('b.bookable_resource_id')],
     ['resourceId', value('b.resource_id')],
     ['resourceType', value('b.resource_type')],
     ['workspace', value('b.workspace')],
@@ -64,6 +65,7 @@ function bookingRecordJson(zoned: boolean): string {
     ['startTime', quotedTime('b.start_time', zoned)],
     ['endTime', quotedTime('b.end_time', zoned)],
     ['status', value('b.status')],
+    ['isSeriesParent', value('b.is_series_parent')],
     ['recurrenceRule', value('b.recurrence_rule')],
     ['recurrenceParentId', value('b.recurrence_parent_id')],
     ['exceptionOf', value('b.exception_of')],

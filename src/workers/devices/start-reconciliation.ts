@@ -5,7 +5,7 @@ import { startSupervisedLoop, type RunningLoop } from '../supervised-loop.js';
 import type { WorkerOptions } from '../worker-options.js';
 import { reconcileResources } from './reconcile-resources.js';
 
-/** Reconciles the resources with the device service every reconcileIntervalMs, from one instance at a time. */
+/** Reconciles the resources (activity and names) with the device service every reconcileIntervalMs, from one instance at a time. */
 export function startReconciliation(services: Services, options: WorkerOptions): RunningLoop {
   const { config, logger } = services;
   if (config.deviceServiceUrl && !config.deviceServiceToken) {
@@ -20,8 +20,9 @@ export function startReconciliation(services: Services, options: WorkerOptions):
       if (!(await lock.acquire())) return options.standbyRetryMs;
       // A directory of its own each round: reconciliation asks the device service, not its 5-minute cache.
       const devices = config.deviceServiceUrl ? createRemoteDeviceDirectory(config.deviceServiceUrl) : services.devices;
-      const deactivated = await reconcileResources(services, devices, authorization);
+      const { deactivated, renamed } = await reconcileResources(services, devices, authorization);
       if (deactivated > 0) logger.info({ deactivated }, 'reconciliation deactivated resources the device service no longer has');
+      if (renamed > 0) logger.info({ renamed }, 'reconciliation renamed resources after their device records');
       return options.reconcileIntervalMs;
     },
     { backoff: options.backoff, onStop: () => lock.release() },

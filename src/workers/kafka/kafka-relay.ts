@@ -1,5 +1,5 @@
 import type { Message, Producer } from 'kafkajs';
-import { toEventEnvelope, type EventEnvelope } from '../../domain/booking/event-envelope.js';
+import { envelopeKey, toEventEnvelope, type EventEnvelope } from '../../domain/booking/event-envelope.js';
 import type { Processor } from '../processor.js';
 
 /** The part of a kafkajs producer the relay uses. */
@@ -8,7 +8,7 @@ export type KafkaSender = Pick<Producer, 'connect' | 'send' | 'disconnect'>;
 /** CloudEvents binary mode: the attributes travel as headers, the value is the envelope. */
 export function toKafkaMessage(envelope: EventEnvelope): Message {
   return {
-    key: String(envelope.data.resourceId),
+    key: envelopeKey(envelope),
     value: JSON.stringify(envelope),
     headers: {
       ce_specversion: '1.0',
@@ -22,7 +22,7 @@ export function toKafkaMessage(envelope: EventEnvelope): Message {
 }
 
 /**
- * Publishes every booking event to `topic`, keyed by resourceId so that a resource's events stay
+ * Publishes every published event (contract §8, §14) to `topic`, keyed by the zone or device id so that a resource's events stay
  * in one partition in log order. The checkpoint moves only after the broker acknowledged (all
  * in-sync replicas); a failed send fails the round, which is retried with backoff from the event
  * that failed. Enabled on a database with history, it starts at the end of the log: history is

@@ -2,20 +2,20 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../infra/db/schema.js';
 import type { RecordedEvent } from '../../infra/event-store/event-store.js';
 import { queueWebhookDeliveries, type NewWebhookDelivery } from '../../infra/webhooks/webhook-delivery-queue.js';
-import { toEventEnvelope } from '../../domain/booking/event-envelope.js';
+import { envelopeKey, toEventEnvelope } from '../../domain/booking/event-envelope.js';
 import type { Processor } from '../processor.js';
 
 async function queueAll(trx: Transaction<DB>, events: RecordedEvent[]): Promise<void> {
   const now = new Date();
   const deliveries = events.flatMap((event): NewWebhookDelivery[] => {
     const envelope = toEventEnvelope(event);
-    return envelope ? [{ envelope, orderingKey: event.streamId, resourceId: String(envelope.data.resourceId), now }] : [];
+    return envelope ? [{ envelope, orderingKey: event.streamId, resourceId: envelopeKey(envelope), now }] : [];
   });
   await queueWebhookDeliveries(trx, deliveries);
 }
 
 /**
- * Queues every booking event for webhook delivery in the transaction that moves its checkpoint:
+ * Queues every published event (contract §8, §14) for webhook delivery in the transaction that moves its checkpoint:
  * each event is queued exactly once, however often the process dies. Deliveries are ordered per
  * resource stream. Enabled on a database with history, it starts at the end of the log: history is
  * sent only on request.

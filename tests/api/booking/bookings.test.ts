@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { bookingBody, registerZone, setClock } from './booking-api.js';
 
 const bookingFields = [
-  'id', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'title', 'startTime', 'endTime', 'status',
+  'id', 'bookableResourceId', 'isSeriesParent', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'title', 'startTime', 'endTime', 'status',
   'recurrenceRule', 'recurrenceParentId', 'exceptionOf', 'confirmedBy', 'confirmedAt', 'cancelledBy', 'cancelledAt', 'reason',
   'checkedInAt', 'checkedOutAt', 'createdAt', 'updatedAt', 'archivedAt',
 ];
@@ -48,6 +48,7 @@ describe('single bookings over HTTP', function () {
       expect(res.status).to.equal(201);
       expect(Object.keys(res.body)).to.have.members(bookingFields);
       expect(res.body).to.include({
+        isSeriesParent: false,
         resourceType: 'zone',
         resourceId: zoneId,
         workspace: server.workspace,

@@ -53,6 +53,23 @@ describe('recurring series over HTTP', function () {
   beforeEach(() => setClock(server, monday));
   after(() => server.stop());
 
+  describe('listing bookings with series parents (contract §14)', () => {
+    it('leaves the parent out unless seriesParents=include, and marks every record with isSeriesParent and its registration', async () => {
+      const { zoneId, id } = await freshZone();
+      const { parent } = (await createSeries(seriesBody(zoneId, { recurrenceRule: 'FREQ=WEEKLY;COUNT=2' }))).body;
+      const list = (query: string) => server.request('GET', `/booking/v1/bookings?resourceId=${zoneId}${query}`, { token: alice });
+      const plain = await list('');
+      expect(plain.status).to.equal(200);
+      expect(plain.body.total).to.equal(2);
+      expect(plain.body.data.map((b: any) => [b.isSeriesParent, b.bookableResourceId])).to.deep.equal([[false, id], [false, id]]);
+      const included = await list('&seriesParents=include');
+      expect(included.body.total).to.equal(3);
+      expect(included.body.data.filter((b: any) => b.isSeriesParent).map((b: any) => b.id)).to.deep.equal([parent.id]);
+      expect((await server.request('GET', `/booking/v1/bookings/${parent.id}`, { token: alice })).body).to.include({ isSeriesParent: true, bookableResourceId: id });
+      expect((await list('&seriesParents=all')).status).to.equal(400);
+    });
+  });
+
   describe('creating a series', () => {
     it('answers 201 with the parent and every occurrence, appended atomically to the resource stream', async () => {
       const { zoneId, id } = await freshZone();

@@ -11,6 +11,7 @@ import { readCheckpoint } from '../../../src/workers/processor-checkpoint.js';
 import { startProcessor } from '../../../src/workers/start-processor.js';
 import { startWorkers } from '../../../src/workers/start-workers.js';
 import { bookingBody, registerZone, setClock } from '../../api/booking/booking-api.js';
+import { assertPublishedEvent } from '../../support/published-event-schemas.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import { startTestServer } from '../../support/test-server.js';
 import { bookingCreated, sampleBooking } from '../../workers/booking-event-fixture.js';
@@ -48,7 +49,7 @@ describe('Kafka relay', () => {
 
   it('publishes booking events to the topic, keyed by resourceId, with CloudEvents headers and the envelope as value', async () => {
     const created = await appendBooking({ resourceId: 'zone-7' });
-    await eventStore.appendToStream('device-x', [{ type: 'DeviceDeleted', data: { workspace: null, id: 'x' } }], 'any');
+    await eventStore.appendToStream('device-x', [{ type: 'DeviceUpdated', data: { workspace: null, id: 'x' } }], 'any');
     await logSettled(database.db, eventStore);
     const producer = stubProducer();
     await processBatch(deps(), kafkaRelay(producer, 'booking.events'), 100);
@@ -68,7 +69,8 @@ describe('Kafka relay', () => {
       'content-type': 'application/json',
     });
     const envelope = JSON.parse(String(message!.value));
-    expect(envelope).to.include({ id: created.id, event: 'booking.create' });
+    assertPublishedEvent(envelope);
+    expect(envelope).to.include({ id: created.id, event: 'booking.create', position: created.globalPosition });
     expect(envelope.data).to.include({ resourceId: 'zone-7', status: 'confirmed' });
   });
 
@@ -121,6 +123,7 @@ describe('Kafka relay', () => {
       expect(res.status).to.equal(201);
       await waitFor(() => sentRecords(producer).some((r) => JSON.parse(String(r.messages[0]!.value)).data.id === res.body.id), { what: 'the Kafka message' });
       expect(sentRecords(producer)[0]).to.include({ topic: 'bookings-test' });
+      for (const record of sentRecords(producer)) assertPublishedEvent(JSON.parse(String(record.messages[0]!.value)));
       await workers.stop();
       expect(producer.disconnect.callCount).to.equal(1);
     } finally {

@@ -11,7 +11,7 @@ import { checkpointPlaced, fastWorkerOptions, waitFor } from '../../workers/work
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
-const baseKeys = ['id', 'resourceId', 'resourceType', 'bookerEmail', 'bookerProfileId', 'startTime', 'endTime', 'status', 'title', 'workspace'];
+const baseKeys = ['id', 'bookableResourceId', 'resourceId', 'resourceType', 'bookerEmail', 'bookerProfileId', 'startTime', 'endTime', 'status', 'title', 'workspace', 'isSeriesParent', 'recurrenceParentId'];
 
 describe('webhook delivery', () => {
   let receiver: WebhookReceiver;
@@ -82,7 +82,7 @@ describe('webhook delivery', () => {
     expect(receiver.rejected).to.equal(0);
 
     const [create, checkin, checkout] = eventsFor(used);
-    expect(create).to.have.keys('id', 'event', 'timestamp', 'workspace', 'data');
+    expect(create).to.have.keys('id', 'event', 'timestamp', 'workspace', 'position', 'data');
     expect(create!.workspace).to.equal(server.workspace);
     expect(create!.data).to.have.keys(baseKeys);
     expect(create!.data).to.include({ id: used, resourceId: 'zone-a', resourceType: 'zone', status: 'confirmed', title: 'Sync', workspace: server.workspace });

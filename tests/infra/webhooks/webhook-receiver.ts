@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { EventEnvelope } from '../../../src/domain/booking/event-envelope.js';
+import { checkPublishedEvent } from '../../support/published-event-schemas.js';
 
 export type Attempt = { envelope: EventEnvelope; headers: Record<string, string>; status: number };
 
@@ -20,7 +21,7 @@ export type WebhookReceiver = {
   reopen(): Promise<void>;
 };
 
-/** A webhook endpoint that verifies every request with the standardwebhooks library. */
+/** A webhook endpoint that verifies every request with the standardwebhooks library, and every body against the AsyncAPI schemas. */
 export async function startWebhookReceiver(secret: string, options: { format?: 'raw' } = {}): Promise<WebhookReceiver> {
   const verifier = new Webhook(secret, options);
   const receiver: WebhookReceiver = {
@@ -46,6 +47,7 @@ export async function startWebhookReceiver(secret: string, options: { format?: '
         res.writeHead(400).end();
         return;
       }
+      checkPublishedEvent(envelope);
       const attempt = receiver.attempts.filter((a) => a.envelope.id === envelope.id).length + 1;
       void Promise.resolve(receiver.answer(envelope, attempt)).then((status) => {
         receiver.attempts.push({ envelope, headers, status });

@@ -94,9 +94,9 @@ describe('deactivation of resources the device service lost', () => {
     await createZone('zone-vanished');
     const id = await register('zone', 'zone-vanished');
     await server.services.db.deleteFrom('zones').where('workspace', '=', server.workspace).where('id', '=', 'zone-vanished').execute();
-    expect(await reconcileResources(server.services, server.services.devices)).to.equal(1);
+    expect(await reconcileResources(server.services, server.services.devices)).to.deep.equal({ deactivated: 1, renamed: 0 });
     expect((await resource(id)).isActive).to.equal(false);
-    expect(await reconcileResources(server.services, server.services.devices)).to.equal(0);
+    expect(await reconcileResources(server.services, server.services.devices)).to.deep.equal({ deactivated: 0, renamed: 0 });
   });
 });
 

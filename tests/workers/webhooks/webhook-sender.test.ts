@@ -5,13 +5,14 @@ import { sql } from 'kysely';
 import { createLogger } from '../../../src/infra/logger.js';
 import { queueWebhookDeliveries } from '../../../src/infra/webhooks/webhook-delivery-queue.js';
 import { commitListenerName, startCommitListener, type CommitListener } from '../../../src/workers/commit-listener.js';
-import type { EventEnvelope } from '../../../src/domain/booking/event-envelope.js';
+import { toEventEnvelope, type EventEnvelope } from '../../../src/domain/booking/event-envelope.js';
 import type { RunningLoop } from '../../../src/workers/supervised-loop.js';
 import { startWebhookSender } from '../../../src/workers/webhooks/start-webhook-sender.js';
 import { workerOptionsFor, type WorkerOptions } from '../../../src/workers/worker-options.js';
 import type { Config } from '../../../src/infra/config.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../infra/webhooks/webhook-receiver.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
+import { bookingCreated, sampleBooking } from '../booking-event-fixture.js';
 import { fastWorkerOptions, waitFor } from '../worker-test-kit.js';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -27,13 +28,9 @@ describe('webhook sender', () => {
   const workspace = randomUUID();
 
   const queue = async (resourceId: string, n: number) => {
-    const envelope: EventEnvelope = {
-      id: randomUUID(),
-      event: 'booking.create',
-      timestamp: new Date().toISOString(),
-      workspace,
-      data: { id: randomUUID(), resourceId, n },
-    };
+    // A real booking.create (the receiver checks every body against the AsyncAPI schemas), numbered in data.
+    const created = toEventEnvelope({ id: randomUUID(), globalPosition: n, ...bookingCreated(sampleBooking({ resourceId, workspace })) })!;
+    const envelope: EventEnvelope = { ...created, data: { ...created.data, n } };
     await queueWebhookDeliveries(database.db, [{ envelope, orderingKey: `resource-${resourceId}`, resourceId, now: new Date() }]);
   };
   const start = (options: Partial<WorkerOptions> = noPolling) => {

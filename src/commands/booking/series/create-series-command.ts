@@ -13,6 +13,8 @@ export type CreateSeriesInput = {
   timeZone?: string;
   exdates?: string[];
   bookerEmail?: string;
+  /** LV1 only: book in this workspace instead of the token's. */
+  workspace?: string;
 };
 
 /** The request body as the decision takes it (400 for a time without offset). */

@@ -2,6 +2,7 @@ import type { Principal } from '../../../domain/access/principal.js';
 import type { Booking } from '../../../domain/booking/booking.js';
 import type { BookingCreated } from '../../../domain/booking/booking-events.js';
 import { decideCreateSeries } from '../../../domain/booking/series/decide-create-series.js';
+import { bookingWorkspace } from '../../../domain/booking/booking-workspace.js';
 import { notFound } from '../../../domain/domain-error.js';
 import { resourceStreamId } from '../../../domain/resource/resource.js';
 import { findRegistration } from '../../../projections/resources/resource-queries.js';
@@ -18,7 +19,7 @@ export async function createSeries(ctx: CommandContext, actor: Principal, input:
   const command = createSeriesCommand(input);
   // One clock reading: the load and every retry expand the same occurrences the decision checks.
   const now = ctx.now();
-  const registered = actor.workspace ? await findRegistration(ctx.db, actor.workspace, input.resourceType, input.resourceId) : null;
+  const registered = await findRegistration(ctx.db, bookingWorkspace(actor, input.workspace), input.resourceType, input.resourceId);
   if (!registered) {
     // Refuses in the contract's order (400, 403, then 404).
     decideCreateSeries(command, { resource: null, overlapping: [], activeBookingsOfBooker: 0 }, actor, now);

@@ -1,5 +1,6 @@
 import type { Principal } from '../../../domain/access/principal.js';
 import { previewSeriesOccurrences, type OccurrencePreview } from '../../../domain/booking/series/preview-series-occurrences.js';
+import { bookingWorkspace } from '../../../domain/booking/booking-workspace.js';
 import { notFound } from '../../../domain/domain-error.js';
 import { findRegistration } from '../../../projections/resources/resource-queries.js';
 import type { CommandContext } from '../../command-context.js';
@@ -10,7 +11,7 @@ import { loadCreateSeriesState } from './load-create-series-state.js';
 export async function previewSeries(ctx: CommandContext, actor: Principal, input: CreateSeriesInput): Promise<OccurrencePreview[]> {
   const command = createSeriesCommand(input);
   const now = ctx.now();
-  const registered = actor.workspace ? await findRegistration(ctx.db, actor.workspace, input.resourceType, input.resourceId) : null;
+  const registered = await findRegistration(ctx.db, bookingWorkspace(actor, input.workspace), input.resourceType, input.resourceId);
   if (!registered) {
     previewSeriesOccurrences(command, { resource: null, overlapping: [], activeBookingsOfBooker: 0 }, actor, now);
     throw notFound('resource');

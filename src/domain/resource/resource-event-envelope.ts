@@ -1,0 +1,38 @@
+import type { PublishedBody } from '../booking/published-body.js';
+import { resourceEventTypes, type ResourceEvent, type ResourceRecord } from './resource-events.js';
+
+/** The published name of a resource event: a PATCH of isActive is an activation or a deactivation. */
+function publishedName(event: ResourceEvent): string {
+  switch (event.type) {
+    case 'ResourceRegistered':
+      return 'resource.register';
+    case 'ResourceUpdated':
+      if (event.data.changes.isActive === undefined) return 'resource.update';
+      return event.data.changes.isActive ? 'resource.activate' : 'resource.deactivate';
+    case 'ResourceDeactivated':
+      return 'resource.deactivate';
+    case 'ResourceRemoved':
+      return 'resource.remove';
+    default:
+      return event satisfies never;
+  }
+}
+
+function recordOf(event: ResourceEvent): ResourceRecord | undefined {
+  if (event.type !== 'ResourceRegistered') return event.data.resource;
+  const { by: _by, at, ...fields } = event.data;
+  return { ...fields, isActive: true, createdAt: at, updatedAt: at };
+}
+
+/**
+ * The published form of a resource event: data is the resource after the change. Null for any
+ * other event, and for a resource event recorded before events carried the resource (the record
+ * of that moment is not in the event, and a guess would not be what was true then).
+ */
+export function resourceEventBody(event: { type: string; data: Record<string, unknown> }): PublishedBody | null {
+  if (!resourceEventTypes.has(event.type)) return null;
+  const resourceEvent = event as ResourceEvent;
+  const record = recordOf(resourceEvent);
+  if (!record) return null;
+  return { event: publishedName(resourceEvent), timestamp: resourceEvent.data.at, workspace: record.workspace, data: record };
+}
