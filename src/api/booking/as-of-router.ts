@@ -51,7 +51,7 @@ export function asOfRouter(services: Services): Router {
     if (!known) throw notFound('resource');
     const [fromMs, toMs] = [from.epochMilliseconds, to.epochMilliseconds];
     const bookings = known
-      .filter((b) => !b.isSeriesParent && statuses.has(b.status) && Date.parse(b.startTime) < toMs && Date.parse(b.endTime) > fromMs)
+      .filter((b) => !b.isSeriesParent && !b.archivedAt && statuses.has(b.status) && Date.parse(b.startTime) < toMs && Date.parse(b.endTime) > fromMs)
       .sort((a, b) => Date.parse(a.startTime) - Date.parse(b.startTime) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     res.json({
       resourceId: resource.id,

@@ -57,6 +57,7 @@ describe('retention: archiving ended bookings (contract §13)', function () {
     const oldSchedule = (await server.request('GET', `/booking/v1/resources/${room}/schedule?from=2024-01-10T00:00:00Z&to=2024-01-11T00:00:00Z&status=cancelled`)).body;
     expect(oldSchedule.bookings.map((b: { id: string }) => b.id)).to.have.members([old1, old2]);
 
+    const beforeArchive = new Date().toISOString();
     const first = await runArchive(server, ['--before', '2025-01-01T00:00:00Z']);
     expect(first.code, first.stderr).to.equal(0);
     expect(first.stdout).to.contain('archived 2 bookings');
@@ -70,6 +71,10 @@ describe('retention: archiving ended bookings (contract §13)', function () {
     expect(archived.data.every((b: { archivedAt: string | null; status: string }) => b.archivedAt !== null && b.status === 'cancelled')).to.equal(true);
     const schedule = (await server.request('GET', `/booking/v1/resources/${room}/schedule?from=2024-01-10T00:00:00Z&to=2024-01-11T00:00:00Z&status=cancelled`)).body;
     expect(schedule.bookings).to.deep.equal([]);
+    const asOf = (instant: string) =>
+      server.request('GET', `/booking/v1/resources/${room}/schedule?from=2024-01-10T00:00:00Z&to=2024-01-11T00:00:00Z&status=cancelled&asOf=${encodeURIComponent(instant)}`);
+    expect((await asOf(beforeArchive)).body.bookings.map((b: { id: string }) => b.id)).to.have.members([old1, old2]);
+    expect((await asOf(new Date().toISOString())).body.bookings).to.deep.equal([]);
 
     const got = await server.request('GET', `/booking/v1/bookings/${old1}`);
     expect(got.status).to.equal(200);
