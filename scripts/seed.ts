@@ -74,11 +74,11 @@ async function bookingTitles(call: Call): Promise<Set<string>> {
 }
 
 /** The working day `ahead` working days after today, at `time` in the demo time zone. */
-function workingDay(ahead: number, time: string): Temporal.ZonedDateTime {
+function workingDay(ahead: number, time: string, days: readonly number[] = [1, 2, 3, 4, 5]): Temporal.ZonedDateTime {
   let date = Temporal.Now.plainDateISO(timeZone);
   for (let left = ahead; left > 0; ) {
     date = date.add({ days: 1 });
-    if (date.dayOfWeek <= 5) left--;
+    if (days.includes(date.dayOfWeek)) left--;
   }
   return date.toZonedDateTime({ timeZone, plainTime: Temporal.PlainTime.from(time) });
 }
@@ -130,7 +130,7 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   await ensureBooking(asAdmin, titles, 'demo-board-room', 'Demo: hiring panel (awaiting confirmation)', 3, '14:00', '15:30');
   await ensureBooking(asMember, titles, 'demo-focus-room', 'Demo: focus time', 1, '09:00', '11:00');
   if (!titles.has('Demo: stand-up')) {
-    const start = workingDay(1, '09:30');
+    const start = workingDay(1, '09:30', [1, 3, 5]);
     const series = {
       resourceType: 'zone',
       resourceId: 'demo-open-space',
