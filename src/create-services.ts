@@ -14,6 +14,7 @@ import { countAppendedEvents } from './infra/metrics/count-appended-events.js';
 import { createMonitoring } from './infra/metrics/monitoring.js';
 import { projectors } from './projections/projectors.js';
 import { createPublishing } from './infra/publishing/create-publishing.js';
+import { startAsyncProjections } from './workers/projections/start-async-projections.js';
 
 export type RunningServices = Services & { close(): Promise<void> };
 
@@ -52,17 +53,22 @@ export async function createServices(config: Config, logger: Logger, database?: 
   await migrateToLatest(db);
   // Through `services.now`, which a test may replace to move the clock.
   const monitoring = createMonitoring(db, () => services.now());
+  // With PROJECTIONS=async, only the projectors whose rules need the append's transaction stay in it.
+  const following = config.projections === 'async' ? projectors.filter((p) => !p.inAppend) : [];
+  const store = createPostgresEventStore(db, { projections: projectors.filter((p) => !following.includes(p)) });
+  const asyncProjections = following.length > 0 ? startAsyncProjections({ config, db, logger }, store, following) : undefined;
   const services: RunningServices = {
     config,
     db,
     logger,
-    eventStore: countAppendedEvents(createPostgresEventStore(db, { projections: projectors }), monitoring.eventsAppended),
+    eventStore: countAppendedEvents(asyncProjections?.eventStore ?? store, monitoring.eventsAppended),
     now: () => Temporal.Now.instant(),
     monitoring,
     devices: config.deviceServiceUrl ? createRemoteDeviceDirectory(config.deviceServiceUrl) : createLocalDeviceDirectory(db),
     verifyToken,
     publishing: createPublishing(config, logger),
     close: async () => {
+      await asyncProjections?.stop();
       if (database) return;
       await waitUntilIdle(db);
       await db.destroy();

@@ -35,11 +35,18 @@ export type CommandSpec<State, Event extends EventOf> = Load<State> & {
 
 export type CommandResult<State, Event extends EventOf> = { state: State; events: RecordedEvent<Event>[] };
 
+/** The state alone; read after the revision, it is at least that revision's. */
+async function loadState<State>(spec: Load<State>, db: Executor): Promise<State> {
+  return 'load' in spec ? spec.load(db) : (await spec.loadWithRevision(db)).state;
+}
+
 /**
  * The one command-handling loop of every area: 1. read the stream revision, 2. load the state
  * (or both in one statement), 3. decide, 4. append expecting that revision (the store runs its projections in the append's
  * transaction). The revision is read before the state, so anything committed in between makes the
- * append fail and the decision is taken again on fresh state.
+ * append fail and the decision is taken again on fresh state. When the read models follow the log
+ * (PROJECTIONS=async) the revision is always read first: the store answers it once they have
+ * passed it, so a decision never stands on a read model behind its stream.
  */
 export async function handleCommand<State, Event extends EventOf>(
   ctx: CommandContext,
@@ -49,9 +56,9 @@ export async function handleCommand<State, Event extends EventOf>(
   return withStreamLock(streamId, async () => {
     for (let attempt = 1; ; attempt++) {
       const { revision, state } =
-        'loadWithRevision' in spec
+        'loadWithRevision' in spec && !ctx.eventStore.projectsAfterCommit
           ? await spec.loadWithRevision(ctx.db)
-          : { revision: await ctx.eventStore.readStreamRevision(streamId), state: await spec.load(ctx.db) };
+          : { revision: await ctx.eventStore.readStreamRevision(streamId), state: await loadState(spec, ctx.db) };
       const events = spec.decide(state);
       if (events.length === 0) return { state, events: [] };
       try {

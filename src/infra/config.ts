@@ -17,6 +17,13 @@ export type Config = {
   metrics: boolean;
   eventStore: 'postgres' | 'eventstoredb';
   eventStoreConnectionString?: string;
+  /**
+   * PROJECTIONS: `inline` (default with the PostgreSQL store) keeps the read models in the append's
+   * transaction; `async` (always with EventStoreDB) runs them from a checkpointed subscription.
+   */
+  projections: 'inline' | 'async';
+  /** PROJECTION_WAIT_MS: how long a command waits for the read models to pass its append before answering 503. */
+  projectionWaitMs: number;
   auth: {
     endpoint?: string;
     issuer?: string;
@@ -130,6 +137,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (eventStore === 'eventstoredb' && !env.EVENTSTORE_CONNECTION_STRING) {
     throw new ConfigError('EVENT_STORE is eventstoredb but EVENTSTORE_CONNECTION_STRING is unset');
   }
+  const projections = env.PROJECTIONS || (eventStore === 'eventstoredb' ? 'async' : 'inline');
+  if (projections !== 'inline' && projections !== 'async') throw new ConfigError(`PROJECTIONS must be inline or async, got "${projections}"`);
+  if (eventStore === 'eventstoredb' && projections === 'inline') {
+    throw new ConfigError('PROJECTIONS=inline needs the PostgreSQL event store: EventStoreDB appends are not PostgreSQL transactions');
+  }
   const database: DatabaseConfig = env.DB_HOST
     ? {
         kind: 'postgres',
@@ -150,6 +162,8 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: switchOf(env, 'METRICS'),
     eventStore,
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,
+    projections,
+    projectionWaitMs: integer(env, 'PROJECTION_WAIT_MS', 10_000, 1),
     auth: {
       endpoint: authEndpoint,
       issuer: env.AUTH_ISSUER || undefined,

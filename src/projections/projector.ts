@@ -12,4 +12,10 @@ export type Projector = InlineProjection<Transaction<DB>> & {
   tables: readonly (keyof DB)[];
   /** What the log cannot rebuild: a rebuild carries these columns over to the rebuilt rows. */
   kept?: readonly KeptColumns[];
+  /**
+   * Its tables back rules checked in the append's transaction (unique keys, references) and take
+   * columns written beside the events: it runs in the append's transaction even when the others
+   * follow the log (PROJECTIONS=async).
+   */
+  inAppend?: true;
 };

@@ -3,8 +3,11 @@ import type { DatabaseConfig } from '../infra/config.js';
 import type { Logger } from '../infra/logger.js';
 import type { Backoff } from './supervised-loop.js';
 
-/** Notified on commit by the triggers of migration 0009. */
-export type CommitChannel = 'events_appended' | 'webhook_deliveries_queued';
+/**
+ * Notified on commit by the triggers of migration 0009; with PROJECTIONS=async, also by the
+ * projection runner (`projections_advanced`) and by commands waiting for it (`projections_wanted`).
+ */
+export type CommitChannel = 'events_appended' | 'webhook_deliveries_queued' | 'projections_advanced' | 'projections_wanted';
 
 export type CommitListener = { stop(): Promise<void> };
 

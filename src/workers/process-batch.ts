@@ -1,9 +1,7 @@
 import type { Database } from '../infra/db/database.js';
-import type { EventStore, LogPosition, RecordedEvent } from '../infra/event-store/event-store.js';
+import { positionOf, type EventStore } from '../infra/event-store/event-store.js';
 import { lockCheckpoint, moveCheckpoint, readCheckpoint, samePosition } from './processor-checkpoint.js';
 import type { Processor } from './processor.js';
-
-const positionOf = (event: RecordedEvent): LogPosition => ({ transactionId: event.transactionId, globalPosition: event.globalPosition });
 
 /**
  * Hands the next events after the processor's checkpoint to it and moves the checkpoint past them,

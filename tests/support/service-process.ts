@@ -17,7 +17,7 @@ export type ServiceProcess = {
  */
 export async function startServiceProcess(env: Record<string, string>, args: string[] = [], nodeArgs: string[] = []): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', ...args], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...(process.env.PROJECTIONS ? { PROJECTIONS: process.env.PROJECTIONS } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -28,6 +28,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     APP_ENV: 'production',
     PLATFORM_AUTH_ENDPOINT: platformKey.publicKey,
     DATA_DIR: `/tmp/booking-test-${process.pid}`,
+    // The suite runs once more with the read models following the log (.ci/run).
+    ...(process.env.PROJECTIONS ? { PROJECTIONS: process.env.PROJECTIONS } : {}),
     ...database.env,
     ...env,
   });

@@ -7,6 +7,7 @@ import type { DeviceDirectory } from '../../infra/device-service/device-director
 import { findRegistration, findResource } from '../../projections/resources/resource-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
+import { releaseRegistration, reserveRegistration } from './registration-reservation.js';
 
 export type RegisterResourceInput = Omit<RegisterResource, 'id' | 'resourceName' | 'workspace'> & { workspace?: string };
 
@@ -25,13 +26,23 @@ export async function registerResource(
   const record = await ctx.devices.lookup(input.resourceType, workspace, input.resourceId, authorization);
   if (!record) throw new DomainError('resource_not_found', `${input.resourceType} ${input.resourceId} does not exist in the device service`);
 
-  await handleCommand(ctx, resourceStreamId(id), {
-    load: (db) => findRegistration(db, workspace, input.resourceType, input.resourceId),
-    decide: (registered) => [decideRegister({ ...command, resourceName: record.name }, registered, actor, ctx.now())],
-    onConstraintViolation: (error) =>
-      error.code === '23505' && error.constraint === 'resources_registration'
-        ? new DomainError('already_registered', `${input.resourceType} ${input.resourceId} is already registered in this workspace`)
-        : undefined,
-  });
+  const key = { workspace, resourceType: input.resourceType, resourceId: input.resourceId };
+  await reserveRegistration(ctx, key, id);
+  try {
+    await handleCommand(ctx, resourceStreamId(id), {
+      load: async () => null,
+      decide: (registered) => [decideRegister({ ...command, resourceName: record.name }, registered, actor, ctx.now())],
+      // The reservation decided; the read model's unique index stays a second line of defence.
+      onConstraintViolation: (error) =>
+        error.code === '23505' && error.constraint === 'resources_registration'
+          ? new DomainError('already_registered', `${input.resourceType} ${input.resourceId} is already registered in this workspace`)
+          : undefined,
+    });
+  } catch (error) {
+    await releaseRegistration(ctx, key, id).catch((releaseError: unknown) =>
+      ctx.logger.warn({ err: releaseError, resource: id }, 'giving a registration back failed; it frees itself once abandoned'),
+    );
+    throw error;
+  }
   return (await findResource(ctx.db, id))!;
 }

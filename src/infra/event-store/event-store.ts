@@ -49,8 +49,26 @@ export type AppendResult = { nextExpectedRevision: number; events: RecordedEvent
 export type EventStore<Trx = unknown> = {
   appendToStream(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision, options?: AppendOptions<Trx>): Promise<AppendResult>;
   readStream(streamId: string, options?: { fromRevision?: number; maxCount?: number }): Promise<RecordedEvent[]>;
-  /** The revision of the stream's last event, or null when the stream does not exist. */
+  /**
+   * The revision of the stream's last event, or null when the stream does not exist. When the read
+   * models follow the log (`projectsAfterCommit`), it answers once they have passed that event.
+   */
   readStreamRevision(streamId: string): Promise<number | null>;
+  /** The stream's last event, or null when the stream does not exist. */
+  readLastEvent(streamId: string): Promise<RecordedEvent | null>;
   /** Events of all streams in commit order, strictly after `after`, never skipping a late commit. */
   readAll(options: { after: LogPosition; maxCount: number }): Promise<RecordedEvent[]>;
+  /**
+   * Set when the read models follow the log after the commit (PROJECTIONS=async): a decision may
+   * not take the stream's revision from a read of the read models, which may lag behind it.
+   */
+  readonly projectsAfterCommit?: boolean;
 };
+
+export const positionOf = (event: RecordedEvent): LogPosition => ({ transactionId: event.transactionId, globalPosition: event.globalPosition });
+
+/** Whether `a` is at or after `b` in the global log's order. */
+export function isAtOrAfter(a: LogPosition, b: LogPosition): boolean {
+  const [ta, tb] = [BigInt(a.transactionId), BigInt(b.transactionId)];
+  return ta > tb || (ta === tb && a.globalPosition >= b.globalPosition);
+}

@@ -68,6 +68,10 @@ const samePosition = (e: RecordedEvent, p: LogPosition) => e.transactionId === p
  * projections are refused: with this store, read models follow the log through a subscription.
  */
 export function createEventStoreDbEventStore(client: EventStoreDBClient): EventStore {
+  const readLastEvent = async (streamId: string) => {
+    const [last] = await readStreamEvents(client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1n }));
+    return last ?? null;
+  };
   return {
     async appendToStream(streamId, events, expectedRevision, options = {}) {
       if (events.length === 0) throw new Error('appendToStream needs at least one event');
@@ -106,9 +110,10 @@ export function createEventStoreDbEventStore(client: EventStoreDBClient): EventS
     },
 
     async readStreamRevision(streamId) {
-      const [last] = await readStreamEvents(client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1n }));
-      return last ? last.streamRevision : null;
+      return (await readLastEvent(streamId))?.streamRevision ?? null;
     },
+
+    readLastEvent,
 
     async readAll({ after, maxCount }) {
       // $all also holds system events; they are skipped here, and a page made only of them is

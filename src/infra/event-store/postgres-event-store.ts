@@ -145,6 +145,11 @@ export function createPostgresEventStore(db: Database, { projections }: Postgres
       return currentRevision(db, streamId);
     },
 
+    async readLastEvent(streamId) {
+      const row = await db.selectFrom('events').select(eventColumns).where('stream_id', '=', streamId).orderBy('stream_revision', 'desc').limit(1).executeTakeFirst();
+      return row ? toRecorded(row) : null;
+    },
+
     async readAll({ after, maxCount }) {
       // Only transactions below the oldest one still running are final: a slower transaction with a
       // smaller id may still commit, and its events must not be passed over.

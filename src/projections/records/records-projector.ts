@@ -15,6 +15,7 @@ export function recordsProjectorOf(kinds: readonly RecordKind[]): Projector {
   );
   return {
     name: 'records',
+    inAppend: true,
     tables: kinds.map((kind) => kind.table as keyof DB),
     kept: kinds.flatMap((kind) => (kind.keptColumns ? [{ table: kind.table as keyof DB, key: keyColumnsOf(kind), columns: kind.keptColumns }] : [])),
     handles: new Set(changeOf.keys()),

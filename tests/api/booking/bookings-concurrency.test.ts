@@ -65,7 +65,7 @@ describe('concurrent bookings', function () {
     const created = answers.filter((a) => a.status === 201);
     const conflicts = answers.filter((a) => a.status === 409);
     expect(created, JSON.stringify(answers.filter((a) => a.status !== 201 && a.status !== 409).slice(0, 3))).to.have.length(1);
-    expect(conflicts).to.have.length(99);
+    expect(conflicts, JSON.stringify(answers.filter((a) => a.status !== 201 && a.status !== 409).slice(0, 3))).to.have.length(99);
     for (const answer of conflicts) {
       expect(answer.body.conflicts).to.deep.equal([{ bookingId: created[0]!.body.id, startTime, endTime }]);
     }
@@ -98,7 +98,10 @@ describe('concurrent bookings', function () {
     });
   });
 
-  it('the read model’s exclusion constraint refuses an overlap that skipped the decision', async () => {
+  it('the read model’s exclusion constraint refuses an overlap that skipped the decision', async function () {
+    // Only when the read models are written in the append's transaction: with PROJECTIONS=async
+    // the decision at the stream's revision is the guard, and the constraint holds in the runner.
+    if (server.services.config.projections === 'async') this.skip();
     const { zoneId, id } = await freshZone();
     const first = await post(server.url, bookingBody(zoneId, '2027-02-01T09:00:00Z', '2027-02-01T10:00:00Z'), tokens[0]!);
     expect(first.status).to.equal(201);

@@ -1,0 +1,39 @@
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../../infra/db/schema.js';
+import { positionOf, type LogPosition, type RecordedEvent } from '../../infra/event-store/event-store.js';
+import { projectEvents } from '../../infra/event-store/project-events.js';
+import { projectionsCheckpoint } from '../../infra/event-store/projection-progress.js';
+import type { Projector } from '../../projections/projector.js';
+import type { Processor } from '../processor.js';
+
+export type ProjectionsProcessor = Processor & {
+  /** The position the last batch handled reached, taken once read; valid once its transaction committed. */
+  takeReached(): LogPosition | undefined;
+};
+
+/**
+ * The projectors that follow the log, as one transactional processor: a batch's read-model writes
+ * and the checkpoint commit together. A batch also notifies `projections_advanced` on commit (on
+ * PostgreSQL), so commands waiting in other processes read the checkpoint at once. A database that
+ * kept its read models inline until now starts at the end of its log.
+ */
+export function projectionsProcessor(projectors: readonly Projector[], options: { notify: boolean }): ProjectionsProcessor {
+  let reached: LogPosition | undefined;
+  const handleBatch = async (trx: Transaction<DB>, events: RecordedEvent[]) => {
+    await projectEvents(projectors, trx, events);
+    if (options.notify) await sql`select pg_notify('projections_advanced', '')`.execute(trx);
+    reached = positionOf(events.at(-1)!);
+  };
+  return {
+    name: projectionsCheckpoint,
+    mode: 'transactional',
+    firstPosition: 'log-end',
+    handle: (trx, event) => handleBatch(trx, [event]),
+    handleBatch,
+    takeReached() {
+      const taken = reached;
+      reached = undefined;
+      return taken;
+    },
+  };
+}
