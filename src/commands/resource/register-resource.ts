@@ -27,8 +27,8 @@ export async function registerResource(
   if (!record) throw new DomainError('resource_not_found', `${input.resourceType} ${input.resourceId} does not exist in the device service`);
 
   const key = { workspace, resourceType: input.resourceType, resourceId: input.resourceId };
-  await reserveRegistration(ctx, key, id);
   try {
+    await reserveRegistration(ctx, key, id);
     await handleCommand(ctx, resourceStreamId(id), {
       load: async () => null,
       decide: (registered) => [decideRegister({ ...command, resourceName: record.name }, registered, actor, ctx.now())],

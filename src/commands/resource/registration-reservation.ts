@@ -40,11 +40,16 @@ export async function reserveRegistration(ctx: CommandContext, key: Registration
   });
 }
 
-/** Gives the key back when `resource` could not be written after all; nothing when it no longer holds it. */
+/**
+ * Gives the key back when `resource` was not written after all (a failure, or an answer lost after
+ * the reservation); nothing when it does not hold the key, or when its stream exists.
+ */
 export async function releaseRegistration(ctx: CommandContext, key: RegistrationKey, resource: string): Promise<void> {
   await handleCommand(ctx, registrationStreamId(key), {
-    load: () => readReservation(ctx, key),
-    decide: (reservation) =>
-      reservation?.resource === resource ? [{ type: 'RegistrationReleased' as const, data: { ...key, resource, at: ctx.now().toString() } }] : [],
+    load: async () => {
+      const reservation = await readReservation(ctx, key);
+      return reservation?.resource === resource && (await holderState(ctx, resource)) === 'absent';
+    },
+    decide: (unwritten) => (unwritten ? [{ type: 'RegistrationReleased' as const, data: { ...key, resource, at: ctx.now().toString() } }] : []),
   });
 }
