@@ -1,3 +1,4 @@
+import type { Transaction } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import type { Services } from './services.js';
 import { ensureDevSigningKey } from './infra/auth/dev-signing-key.js';
@@ -8,6 +9,7 @@ import { migrateToLatest } from './infra/db/migrate.js';
 import { waitForDatabase } from './infra/db/wait-for-database.js';
 import { createLocalDeviceDirectory } from './infra/device-service/local-device-directory.js';
 import { createRemoteDeviceDirectory } from './infra/device-service/remote-device-directory.js';
+import type { DB } from './infra/db/schema.js';
 import { createPostgresEventStore } from './infra/event-store/postgres-event-store.js';
 import type { Logger } from './infra/logger.js';
 import { countAppendedEvents } from './infra/metrics/count-appended-events.js';
@@ -17,6 +19,26 @@ import { createPublishing } from './infra/publishing/create-publishing.js';
 import { startAsyncProjections } from './workers/projections/start-async-projections.js';
 
 export type RunningServices = Services & { close(): Promise<void> };
+
+/**
+ * The event log and the projectors that follow it. PostgreSQL runs the projectors in the append's
+ * transaction, or with PROJECTIONS=async all but those whose rules need it (records). EventStoreDB
+ * keeps the log, the read models stay in PostgreSQL, and every projector follows `$all`.
+ */
+async function openEventStore(config: Config, db: Database) {
+  if (config.eventStore === 'eventstoredb') {
+    // Loaded only here: the gRPC client costs start-up time the PostgreSQL store does not need.
+    const [{ EventStoreDBClient }, { createEventStoreDbEventStore }] = await Promise.all([
+      import('@eventstore/db-client'),
+      import('./infra/event-store/eventstoredb-event-store.js'),
+    ]);
+    const client = EventStoreDBClient.connectionString(config.eventStoreConnectionString!);
+    return { store: createEventStoreDbEventStore<Transaction<DB>>(client), following: projectors, closeStore: () => client.dispose() };
+  }
+  const following = config.projections === 'async' ? projectors.filter((p) => !p.inAppend) : [];
+  const store = createPostgresEventStore(db, { projections: projectors.filter((p) => !following.includes(p)) });
+  return { store, following, closeStore: async () => undefined };
+}
 
 function keySource(config: Config, logger: Logger): string {
   if (config.auth.endpoint) return config.auth.endpoint;
@@ -30,9 +52,6 @@ function keySource(config: Config, logger: Logger): string {
  * (tests on the embedded engine) is used as it is and left open on close.
  */
 export async function createServices(config: Config, logger: Logger, database?: Database): Promise<RunningServices> {
-  if (config.eventStore !== 'postgres') {
-    throw new ConfigError('EVENT_STORE=eventstoredb is not supported by this build yet; use postgres');
-  }
   const verifyToken = createTokenVerifier({
     keySource: keySource(config, logger),
     issuer: config.auth.issuer,
@@ -53,9 +72,7 @@ export async function createServices(config: Config, logger: Logger, database?: 
   await migrateToLatest(db);
   // Through `services.now`, which a test may replace to move the clock.
   const monitoring = createMonitoring(db, () => services.now());
-  // With PROJECTIONS=async, only the projectors whose rules need the append's transaction stay in it.
-  const following = config.projections === 'async' ? projectors.filter((p) => !p.inAppend) : [];
-  const store = createPostgresEventStore(db, { projections: projectors.filter((p) => !following.includes(p)) });
+  const { store, following, closeStore } = await openEventStore(config, db);
   const asyncProjections = following.length > 0 ? startAsyncProjections({ config, db, logger }, store, following) : undefined;
   const services: RunningServices = {
     config,
@@ -69,6 +86,7 @@ export async function createServices(config: Config, logger: Logger, database?: 
     publishing: createPublishing(config, logger),
     close: async () => {
       await asyncProjections?.stop();
+      await closeStore();
       if (database) return;
       await waitUntilIdle(db);
       await db.destroy();

@@ -67,7 +67,7 @@ const samePosition = (e: RecordedEvent, p: LogPosition) => e.transactionId === p
  * The event store port on EventStoreDB. Its appends are not PostgreSQL transactions, so inline
  * projections are refused: with this store, read models follow the log through a subscription.
  */
-export function createEventStoreDbEventStore(client: EventStoreDBClient): EventStore {
+export function createEventStoreDbEventStore<Trx = unknown>(client: EventStoreDBClient): EventStore<Trx> {
   const readLastEvent = async (streamId: string) => {
     const [last] = await readStreamEvents(client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1n }));
     return last ?? null;
