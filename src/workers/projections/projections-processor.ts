@@ -4,6 +4,7 @@ import { positionOf, type LogPosition, type RecordedEvent } from '../../infra/ev
 import { projectEvents } from '../../infra/event-store/project-events.js';
 import { projectionsCheckpoint } from '../../infra/event-store/projection-progress.js';
 import type { Projector } from '../../projections/projector.js';
+import type { FirstPosition } from '../processor-checkpoint.js';
 import type { Processor } from '../processor.js';
 
 export type ProjectionsProcessor = Processor & {
@@ -14,10 +15,9 @@ export type ProjectionsProcessor = Processor & {
 /**
  * The projectors that follow the log, as one transactional processor: a batch's read-model writes
  * and the checkpoint commit together. A batch also notifies `projections_advanced` on commit (on
- * PostgreSQL), so commands waiting in other processes read the checkpoint at once. A database that
- * kept its read models inline until now starts at the end of its log.
+ * PostgreSQL), so commands waiting in other processes read the checkpoint at once.
  */
-export function projectionsProcessor(projectors: readonly Projector[], options: { notify: boolean }): ProjectionsProcessor {
+export function projectionsProcessor(projectors: readonly Projector[], options: { notify: boolean; firstPosition: FirstPosition }): ProjectionsProcessor {
   let reached: LogPosition | undefined;
   const handleBatch = async (trx: Transaction<DB>, events: RecordedEvent[]) => {
     await projectEvents(projectors, trx, events);
@@ -27,7 +27,7 @@ export function projectionsProcessor(projectors: readonly Projector[], options: 
   return {
     name: projectionsCheckpoint,
     mode: 'transactional',
-    firstPosition: 'log-end',
+    firstPosition: options.firstPosition,
     handle: (trx, event) => handleBatch(trx, [event]),
     handleBatch,
     takeReached() {

@@ -34,7 +34,10 @@ export function startAsyncProjections(
   const { config, db, logger } = deps;
   const options = workerOptionsFor(config);
   const onPostgres = config.database.kind === 'postgres';
-  const processor = projectionsProcessor(projectors, { notify: onPostgres });
+  // A PostgreSQL log kept its read models inline until now: the runner starts at its end. Read
+  // models over EventStoreDB were never written from anything else: they start at `$all`'s start.
+  const firstPosition = config.eventStore === 'postgres' ? 'log-end' : 'log-start';
+  const processor = projectionsProcessor(projectors, { notify: onPostgres, firstPosition });
   const lock = createExclusiveLock(deps, processor.name);
 
   const progress = createProjectionProgress(db, {

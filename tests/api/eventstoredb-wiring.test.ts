@@ -1,0 +1,51 @@
+import { EventStoreDBClient } from '@eventstore/db-client';
+import { expect } from 'chai';
+import sinon from 'sinon';
+import { fakeEventStoreDb } from '../support/fake-eventstoredb.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { bookingBody, registerZone } from './booking/booking-api.js';
+
+const connectionString = 'esdb://esdb.invalid:2113?tls=false';
+
+// No EventStoreDB server runs here: the client is replaced at its edge (connectionString), and
+// everything behind it (the adapter, the runner, the read models in PostgreSQL) is the real one.
+describe('EVENT_STORE=eventstoredb (the client stubbed at its edge)', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let esdb: ReturnType<typeof fakeEventStoreDb>;
+
+  before(async () => {
+    esdb = fakeEventStoreDb();
+    sinon.stub(EventStoreDBClient, 'connectionString').returns(esdb.client);
+    server = await startTestServer({ EVENT_STORE: 'eventstoredb', EVENTSTORE_CONNECTION_STRING: connectionString });
+  });
+  after(async () => {
+    await server?.stop();
+    sinon.restore();
+  });
+
+  it('connects with the configured connection string', () => {
+    expect((EventStoreDBClient.connectionString as sinon.SinonStub).calledOnceWithExactly(connectionString)).to.equal(true);
+  });
+
+  it('appends to EventStoreDB and answers from the read models in PostgreSQL that follow its $all', async () => {
+    const zoneId = 'zone-esdb';
+    const resourceId = await registerZone(server, zoneId, { bookingPolicy: { maxAdvanceDays: 3650 } });
+    const created = await server.request('POST', '/booking/v1/bookings', { body: bookingBody(zoneId, '2030-03-01T09:00:00Z', '2030-03-01T10:00:00Z') });
+    expect(created.status).to.equal(201);
+    expect((await server.request('GET', `/booking/v1/bookings/${created.body.id}`)).status).to.equal(200);
+    const overlapping = await server.request('POST', '/booking/v1/bookings', { body: bookingBody(zoneId, '2030-03-01T09:30:00Z', '2030-03-01T10:30:00Z') });
+    expect(overlapping.status).to.equal(409);
+
+    expect(esdb.events().map((e) => [e.streamId, e.type])).to.deep.include.members([
+      [`registration-${server.workspace}/zone/${zoneId}`, 'RegistrationReserved'],
+      [`resource-${resourceId}`, 'ResourceRegistered'],
+      [`resource-${resourceId}`, 'BookingCreated'],
+    ]);
+    // Only the zone record the test seeded directly is in PostgreSQL's log.
+    const local = await server.database.db.selectFrom('events').select('event_type').execute();
+    expect(local.map((e) => e.event_type)).to.deep.equal(['ZoneCreated']);
+    const checkpoint = await server.database.db.selectFrom('processor_checkpoints').select('transaction_id').where('name', '=', 'projections').executeTakeFirstOrThrow();
+    expect(String(checkpoint.transaction_id)).to.equal(String(esdb.events().at(-1)!.position.commit));
+  });
+});
