@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { logStart, type EventStore, type LogPosition, type RecordedEvent } from '../../../src/infra/event-store/event-store.js';
+import { isAtOrAfter, logStart, positionOf, type EventStore, type LogPosition, type RecordedEvent } from '../../../src/infra/event-store/event-store.js';
 import { WrongExpectedRevisionError } from '../../../src/infra/event-store/wrong-expected-revision-error.js';
 
 export type EventStoreFixture = { store: EventStore; concurrentConnections: boolean; close(): Promise<void> };
@@ -109,6 +109,18 @@ export function eventStoreContract(name: string, open: () => Promise<EventStoreF
         await fixture.store.appendToStream(id, [1, 2, 3, 4].map(event), 'no_stream');
         const page = await fixture.store.readStream(id, { fromRevision: 1, maxCount: 2 });
         expect(page.map((e) => e.data.n)).to.deep.equal([2, 3]);
+      });
+
+      it('reads the last event of a stream with its place in the global log, null for a missing stream', async () => {
+        const id = stream();
+        expect(await fixture.store.readLastEvent(id)).to.equal(null);
+        const { events } = await fixture.store.appendToStream(id, [1, 2].map(event), 'no_stream');
+        const last = await fixture.store.readLastEvent(id);
+        expect(last).to.include({ streamId: id, streamRevision: 1, id: events[1]!.id });
+        const seen = (await readAllAfter(fixture.store, logStart)).find((e) => e.id === last!.id);
+        expect(seen && positionOf(seen)).to.deep.equal(positionOf(last!));
+        // A command waits until the projections pass the position its append answered: $all must reach it.
+        expect(isAtOrAfter(positionOf(last!), positionOf(events[1]!))).to.equal(true);
       });
 
       it('reads the global log in commit order, each event once', async () => {
