@@ -17,9 +17,9 @@ import { attemptDelivery, type SenderQueue, type WebhookSendOptions } from './at
  * claims and posts that resource's next delivery at once, until the resource has nothing due: a
  * resource's deliveries leave one at a time in queue order, and never wait for a round of the
  * others. The acknowledgements of all lanes made while one is being recorded are recorded together
- * (one statement, however many resources are sending). At most `batchSize` lanes are open. The loop itself only looks for resources without a
- * lane: when woken (a delivery was queued, a lane closed on a full sender) or every poll interval
- * (retries falling due).
+ * (one statement, however many resources are sending). At most `webhookLanes` lanes are open. The
+ * loop itself only looks for resources without a lane: when woken (a delivery was queued, a lane
+ * closed on a full sender) or every poll interval (retries falling due).
  */
 export function startWebhookSender(deps: { db: Database; logger: Logger }, target: WebhookTarget, options: WorkerOptions): RunningLoop {
   const sending: WebhookSendOptions = {
@@ -58,7 +58,7 @@ export function startWebhookSender(deps: { db: Database; logger: Logger }, targe
         deps.logger.error({ err: error, worker: 'webhook sender', resource: first.ordering_key }, 'webhook delivery failed; it is retried when its lease ends');
       })
       .finally(() => {
-        const wasFull = lanes.size >= options.batchSize;
+        const wasFull = lanes.size >= options.webhookLanes;
         lanes.delete(lane);
         if (wasFull) wake();
       });
@@ -70,7 +70,7 @@ export function startWebhookSender(deps: { db: Database; logger: Logger }, targe
     deps.logger,
     async (stopping) => {
       wokenDuringRound = false;
-      const free = options.batchSize - lanes.size;
+      const free = options.webhookLanes - lanes.size;
       for (const claimId of lostClaims) {
         await releaseLostClaim(deps.db, claimId);
         lostClaims.delete(claimId);
