@@ -25,12 +25,13 @@ export const commitListenerName = 'workspace-booking commit listener';
 export function startCommitListener(
   database: DatabaseConfig,
   logger: Logger,
-  wakeups: Partial<Record<CommitChannel, (() => void)[]>>,
+  /** Called with the notification's payload ('' after a (re)connection, or when it carries none). */
+  wakeups: Partial<Record<CommitChannel, ((payload: string) => void)[]>>,
   backoff: Backoff,
 ): CommitListener {
   if (database.kind !== 'postgres') return { stop: async () => undefined };
   const channels = Object.keys(wakeups) as CommitChannel[];
-  const wakeAll = () => channels.forEach((channel) => wakeups[channel]?.forEach((wake) => wake()));
+  const wakeAll = () => channels.forEach((channel) => wakeups[channel]?.forEach((wake) => wake('')));
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -68,7 +69,7 @@ export function startCommitListener(
     };
     next.on('error', lost);
     next.on('end', () => lost(new Error('connection ended')));
-    next.on('notification', (message) => wakeups[message.channel as CommitChannel]?.forEach((wake) => wake()));
+    next.on('notification', (message) => wakeups[message.channel as CommitChannel]?.forEach((wake) => wake(message.payload ?? '')));
     try {
       await next.connect();
       for (const channel of channels) await next.query(`listen ${channel}`);

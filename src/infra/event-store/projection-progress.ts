@@ -14,8 +14,11 @@ export type ProjectionProgress = {
   waitFor(position: LogPosition): Promise<void>;
   /** The projections committed up to `position` (told by the runner of this process). */
   advanced(position: LogPosition): void;
-  /** The checkpoint moved in another process: read it again when someone waits. */
-  refresh(): void;
+  /**
+   * The checkpoint moved in another process: to the position `transactionId:globalPosition` the
+   * notification carries, or, without one, to wherever it is read again (when someone waits).
+   */
+  notified(payload: string): void;
 };
 
 type Waiter = { position: LogPosition; resolve: () => void };
@@ -113,8 +116,11 @@ export function createProjectionProgress(
       }
     },
     advanced,
-    refresh() {
-      if (waiters.size > 0) void check();
+    notified(payload) {
+      const [transactionId, globalPosition] = payload.split(':');
+      if (transactionId && /^\d+$/.test(transactionId) && globalPosition && /^\d+$/.test(globalPosition)) {
+        advanced({ transactionId, globalPosition: Number(globalPosition) });
+      } else if (waiters.size > 0) void check();
     },
   };
 }

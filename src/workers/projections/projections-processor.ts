@@ -14,15 +14,16 @@ export type ProjectionsProcessor = Processor & {
 
 /**
  * The projectors that follow the log, as one transactional processor: a batch's read-model writes
- * and the checkpoint commit together. A batch also notifies `projections_advanced` on commit (on
- * PostgreSQL), so commands waiting in other processes read the checkpoint at once.
+ * and the checkpoint commit together. A batch also notifies `projections_advanced` with its
+ * position on commit (on PostgreSQL), so commands waiting in other processes go on at once.
  */
 export function projectionsProcessor(projectors: readonly Projector[], options: { notify: boolean; firstPosition: FirstPosition }): ProjectionsProcessor {
   let reached: LogPosition | undefined;
   const handleBatch = async (trx: Transaction<DB>, events: RecordedEvent[]) => {
     await projectEvents(projectors, trx, events);
-    if (options.notify) await sql`select pg_notify('projections_advanced', '')`.execute(trx);
-    reached = positionOf(events.at(-1)!);
+    const last = positionOf(events.at(-1)!);
+    if (options.notify) await sql`select pg_notify('projections_advanced', ${`${last.transactionId}:${last.globalPosition}`})`.execute(trx);
+    reached = last;
   };
   return {
     name: projectionsCheckpoint,

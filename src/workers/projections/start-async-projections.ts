@@ -77,7 +77,7 @@ export function startAsyncProjections(
   const listener = startCommitListener(
     config.database,
     logger,
-    { events_appended: [runner.wake], projections_wanted: [runner.wake], projections_advanced: [progress.refresh] },
+    { events_appended: [runner.wake], projections_wanted: [runner.wake], projections_advanced: [progress.notified] },
     options.backoff,
   );
 
