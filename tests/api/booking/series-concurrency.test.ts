@@ -67,7 +67,7 @@ describe('concurrent series creation on one resource', function () {
   function expectOneWinner(answers: Answer[]) {
     const created = answers.filter((a) => a.status === 201);
     expect(created, JSON.stringify(answers.filter((a) => a.status !== 409 && a.status !== 201))).to.have.length(1);
-    expect(answers.filter((a) => a.status === 409)).to.have.length(answers.length - 1);
+    expect(answers.filter((a) => a.status === 409), JSON.stringify(answers.filter((a) => a.status !== 409 && a.status !== 201))).to.have.length(answers.length - 1);
     const winners = new Set(created[0]!.body.occurrences.map((b: { id: string }) => b.id));
     for (const refused of answers.filter((a) => a.status === 409)) {
       expect(refused.body.conflicts).to.have.length(10);
