@@ -36,7 +36,11 @@ export const scheduleAfresh: Workload = {
   },
 };
 
-/** Unchanged: the same schedule again and again, answered from the cache (200 with the body), and revalidated (304). */
+/**
+ * Unchanged: the same schedule again and again, answered from the cache (200 with the body) to a
+ * client that accepts gzip as browsers and fetch do (about 6 % of the 1.8 MB), to one that sends no
+ * Accept-Encoding (the whole 1.8 MB each time), and revalidated with the ETag (304).
+ */
 export const scheduleUnchanged: Workload = {
   name: 'schedule-unchanged',
   async run(ctx) {
@@ -45,12 +49,15 @@ export const scheduleUnchanged: Workload = {
     const first = await fetch(`${ctx.url}${path}`, { headers: { authorization: `Bearer ${ctx.token}` } });
     const tag = first.headers.get('etag');
     await first.arrayBuffer();
+    const unchanged = (m: { perSecond: number }) => ({ text: '≥ 1,000/s', met: m.perSecond >= 1000 });
     const results: WorkloadResult[] = [];
-    const cached = await ctx.http({ name: 'schedule, 30 days, unchanged (cache hit)', method: 'GET', next: () => ({ path }), expect: 200 });
-    results.push(fromMeasurement(cached, () => ({ text: '≥ 1,000/s', met: cached.perSecond >= 1000 })));
+    const gzipped = await ctx.http({ name: 'schedule, 30 days, unchanged (cache hit, gzip)', method: 'GET', next: () => ({ path }), headers: { 'accept-encoding': 'gzip, deflate, br' }, expect: 200 });
+    results.push(fromMeasurement(gzipped, () => unchanged(gzipped)));
+    const plain = await ctx.http({ name: 'schedule, 30 days, unchanged (cache hit, no Accept-Encoding)', method: 'GET', next: () => ({ path }), expect: 200 });
+    results.push(fromMeasurement(plain));
     if (tag) {
       const revalidated = await ctx.http({ name: 'schedule, 30 days, If-None-Match (304)', method: 'GET', next: () => ({ path }), headers: { 'if-none-match': tag }, expect: 304 });
-      results.push(fromMeasurement(revalidated));
+      results.push(fromMeasurement(revalidated, () => unchanged(revalidated)));
     }
     return results;
   },
