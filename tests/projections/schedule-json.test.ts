@@ -136,7 +136,7 @@ describe('schedules rendered by PostgreSQL', function () {
 
   /** One record cache for every rendering of this file, as in the service: a stale record would show as a difference. */
   const records = new Map<string, Buffer>();
-  const renderedInSql = async (query: ScheduleSelection) => (await renderScheduleBookings(database.db, query, records)).toString();
+  const renderedInSql = async (query: ScheduleSelection) => Buffer.concat(await renderScheduleBookings(database.db, query, records)).toString();
 
   it('writes every schedule byte for byte as Node did, for any bookings, zone, view and status filter', async () => {
     const edges = zones.flatMap((zone) => (zone ? transitionsOf(zone) : []));

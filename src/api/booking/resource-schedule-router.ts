@@ -17,6 +17,7 @@ import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { anonymousBookingJson, bookingJson, timeJson } from './booking-json.js';
 import { answerZone, parseScheduleQuery } from './schedule-query.js';
+import { twoGenerationCache } from './two-generation-cache.js';
 
 function calendarDate(text: string): Temporal.PlainDate {
   try {
@@ -50,8 +51,11 @@ const rendered = new LRUCache<string, { revision: number; body: Buffer; gzipped?
   sizeCalculation: (entry) => Math.ceil(entry.body.length * 1.2) + 64,
 });
 
-/** Booking records as rendered for a zone and view, by row version: most survive a write to the resource. */
-const records = new LRUCache<string, Buffer>({ maxSize: 128 * 2 ** 20, sizeCalculation: (record) => record.length + 96 });
+/**
+ * Booking records as rendered for a zone and view, by row version: most survive a write to the
+ * resource. At most 200,000 records of about 700 bytes.
+ */
+const records = twoGenerationCache<Buffer>(100_000);
 
 const gzip = promisify(zlib.gzip);
 
@@ -147,10 +151,10 @@ export function resourceScheduleRouter(services: Services): Router {
         const bookings =
           timeZone === undefined || sqlWritesZone(services.db, timeZone)
             ? await renderScheduleBookings(services.db, renderQuery, records)
-            : Buffer.from(await scheduleBookingsInNode(services.db, actor, renderQuery));
+            : [Buffer.from(await scheduleBookingsInNode(services.db, actor, renderQuery))];
         const opening = `{"resourceId":${JSON.stringify(bookableResourceId)},"from":${JSON.stringify(instantJson(from, timeZone))},"to":${JSON.stringify(instantJson(to, timeZone))},"timeZone":${JSON.stringify(timeZone ?? 'UTC')},"bookings":`;
-        // Kept as bytes: a cache hit sends them without encoding 2 MB of text again.
-        const body = Buffer.concat([Buffer.from(opening), bookings, closingBrace]);
+        // Kept as bytes (one copy of the parts): a cache hit sends them without encoding 2 MB of text again.
+        const body = Buffer.concat([Buffer.from(opening), ...bookings, closingBrace]);
         rendered.set(key, { revision: head.revision, body });
         return body;
       })().finally(() => renderings.delete(renderKey));

@@ -150,26 +150,28 @@ export type RecordCache = { get(key: string): Buffer | undefined; set(key: strin
 
 const recordKey = (timeZone: string | undefined, version: string) => `${timeZone ?? ''}|${version}`;
 
-const [comma, openBracket, closeBracket, emptyArray] = [',', '[', ']', '[]'].map((text) => Buffer.from(text)) as [Buffer, Buffer, Buffer, Buffer];
+const [openBracket, closeBracket, emptyArray] = ['[', ']', '[]'].map((text) => Buffer.from(text)) as [Buffer, Buffer, Buffer];
 
-/** A JSON array of records, in order. */
-function jsonArray(records: readonly Buffer[]): Buffer {
-  const parts: Buffer[] = [];
-  records.forEach((record, i) => parts.push(i ? comma : openBracket, record));
-  parts.push(records.length ? closeBracket : emptyArray);
-  return Buffer.concat(parts);
+/** A record as kept: with the comma that precedes it in an array (the first record's is left out). */
+const keptRecord = (record: string) => Buffer.from(`,${record}`);
+
+/** A JSON array of kept records, in order, as parts to concatenate once (with whatever surrounds the array). */
+function jsonArrayParts(records: readonly Buffer[]): Buffer[] {
+  if (records.length === 0) return [emptyArray];
+  return [openBracket, records[0]!.subarray(1), ...records.slice(1), closeBracket];
 }
 
 /** Attempts at reusing records before the whole schedule is rendered in one statement. */
 const reuseAttempts = 3;
 
 /**
- * The `bookings` array of a schedule as JSON bytes (findScheduledBookings' selection and order).
- * The rows' versions are listed first; only records not in `cache` are rendered, then kept. A row
- * written between the listing and the rendering comes back with another version: the listing is
- * taken again. The answer is always the rows of one listing, each as it was then.
+ * The `bookings` array of a schedule as JSON bytes (findScheduledBookings' selection and order), in
+ * parts to be concatenated once with the rest of the answer. The rows' versions are listed first;
+ * only records not in `cache` are rendered, then kept. A row written between the listing and the
+ * rendering comes back with another version: the listing is taken again. The answer is always the
+ * rows of one listing, each as it was then.
  */
-export async function renderScheduleBookings(db: Database, query: ScheduleSelection, cache: RecordCache): Promise<Buffer> {
+export async function renderScheduleBookings(db: Database, query: ScheduleSelection, cache: RecordCache): Promise<Buffer[]> {
   for (let attempt = 0; attempt < reuseAttempts; attempt++) {
     const versions = await listRowVersions(db, query);
     const records: (Buffer | undefined)[] = versions.map((version) => cache.get(recordKey(query.timeZone, version)));
@@ -179,14 +181,14 @@ export async function renderScheduleBookings(db: Database, query: ScheduleSelect
       versions.forEach((version, i) => {
         const record = fresh.get(version);
         if (record === undefined || records[i] !== undefined) return;
-        records[i] = Buffer.from(record);
+        records[i] = keptRecord(record);
         cache.set(recordKey(query.timeZone, version), records[i]);
       });
     }
-    if (records.every((record): record is Buffer => record !== undefined)) return jsonArray(records);
+    if (records.every((record): record is Buffer => record !== undefined)) return jsonArrayParts(records);
   }
   const rendered = await renderRecords(db, query, null);
-  return jsonArray(rendered.map((r) => Buffer.from(r.record)));
+  return jsonArrayParts(rendered.map((r) => keptRecord(r.record)));
 }
 
 /**
