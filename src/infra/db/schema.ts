@@ -1,5 +1,5 @@
 import type { BookingsArchiveTable, BookingsTable } from './tables/bookings.table.js';
-import type { ApplicationsTable, MarketplaceEntriesTable, ProjectsTable, PublishersTable, PurchasesTable } from './tables/catalog.table.js';
+import type { ApplicationsTable, ProjectsTable, PublishersTable, PurchasesTable } from './tables/catalog.table.js';
 import type { DevicesTable, ZonesTable } from './tables/device-records.table.js';
 import type { EventsTable, StreamsTable } from './tables/events.table.js';
 import type { ProcessorCheckpointsTable } from './tables/processor-checkpoints.table.js';
@@ -24,6 +24,5 @@ export type DB = {
   projects: ProjectsTable;
   applications: ApplicationsTable;
   purchases: PurchasesTable;
-  marketplace_entries: MarketplaceEntriesTable;
   utilization_bookings: UtilizationBookingsTable;
 };
