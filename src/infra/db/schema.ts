@@ -4,6 +4,7 @@ import type { DevicesTable, ZonesTable } from './tables/device-records.table.js'
 import type { EventsTable, StreamsTable } from './tables/events.table.js';
 import type { ProcessorCheckpointsTable } from './tables/processor-checkpoints.table.js';
 import type { ResourcesTable } from './tables/resources.table.js';
+import type { ScheduledRunsTable } from './tables/scheduled-runs.table.js';
 import type { TimersTable } from './tables/timers.table.js';
 import type { UtilizationBookingsTable } from './tables/utilization-bookings.table.js';
 import type { WebhookDeliveriesTable } from './tables/webhook-deliveries.table.js';
@@ -25,4 +26,5 @@ export type DB = {
   applications: ApplicationsTable;
   purchases: PurchasesTable;
   utilization_bookings: UtilizationBookingsTable;
+  scheduled_runs: ScheduledRunsTable;
 };
