@@ -4,6 +4,7 @@ import pg from 'pg';
 import { createPostgresEventStore } from '../../../src/infra/event-store/postgres-event-store.js';
 import { booking } from '../../domain/booking/booking-fixtures.js';
 import { bookingBody, registerZone, setClock } from '../booking/booking-api.js';
+import { deviceRecord, zoneRecord } from '../../support/record-samples.js';
 import { assertPublishedEvent } from '../../support/published-event-schemas.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
@@ -83,8 +84,8 @@ describe('the audit feed GET /booking/v1/events', function () {
     const store = createPostgresEventStore(server.database.db, { projections: [] });
     const { workspace } = server;
     const at = '2027-01-04T08:00:00Z';
-    const zone = { id: 'zone-gone', name: 'Gone', parentZoneId: null, workspace };
-    const device = { id: 'dev-gone', shortName: 'd', name: 'Desk', type: 'desk', visible: true, extra: {}, decoder: '', extName: '', enableAlert: false, timeout: 0, stateRef: [], workspace };
+    const zone = zoneRecord(workspace, 'zone-gone');
+    const device = deviceRecord(workspace, 'dev-gone');
     await store.appendToStream(`test-${randomUUID()}`, [
       // Not published: a record change other than a deletion, and a resource event stored before events carried the resource.
       { type: 'ZoneUpdated', data: { workspace, id: zone.id, record: zone, by: 'admin', at } },

@@ -1,19 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { createSessionClient } from '../../../src/infra/db/create-session-client.js';
+import { freePort } from '../../support/free-port.js';
 import { adminStatement, postgresServer, type PostgresConfig } from '../../support/scratch-database.js';
 import { waitFor } from '../../workers/worker-test-kit.js';
-
-/** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('a database session of its own (PostgreSQL only)', () => {
   let config: PostgresConfig;
@@ -41,7 +32,7 @@ describe('a database session of its own (PostgreSQL only)', () => {
 
   it('rejects a session it cannot open, reporting nothing lost', async () => {
     const lost: Error[] = [];
-    const opened = createSessionClient({ ...config, host: '127.0.0.1', port: await closedPort() }, { onLost: (_, error) => lost.push(error) });
+    const opened = createSessionClient({ ...config, host: '127.0.0.1', port: await freePort() }, { onLost: (_, error) => lost.push(error) });
     const failed = await opened.then(
       () => null,
       (error: Error) => error,
