@@ -7,7 +7,7 @@ import { contractRetryDelaysMs } from './webhooks/retry-delay.js';
 export type WorkerOptions = {
   /** Pause of a loop that found nothing to do. */
   pollIntervalMs: number;
-  /** Events per processor round, timers per round, webhook deliveries in flight. */
+  /** Events per processor round, timers per round. */
   batchSize: number;
   /** Events per round of the webhook relay: a round costs a few round trips whatever its size, so a relay behind catches up in big steps. */
   relayBatchSize: number;
@@ -17,6 +17,11 @@ export type WorkerOptions = {
   backoff: Backoff;
   timerLeaseMs: number;
   timerRetryMs: number;
+  /**
+   * Resources whose webhooks are sent at once (one delivery in flight each): enough for every busy
+   * resource to have its lane, so that none waits for another's to close.
+   */
+  webhookLanes: number;
   webhookTimeoutMs: number;
   webhookRetryDelaysMs: readonly number[];
   webhookJitterRatio: number;
@@ -36,6 +41,7 @@ export function workerOptionsFor(config: Config, overrides: Partial<WorkerOption
     backoff: { initialMs: 500, maxMs: 30_000 },
     timerLeaseMs: 60_000,
     timerRetryMs: 10_000,
+    webhookLanes: 256,
     webhookTimeoutMs: 15_000,
     webhookRetryDelaysMs: contractRetryDelaysMs,
     webhookJitterRatio: 0.1,

@@ -102,12 +102,12 @@ const published = (events: RecordedEvent[]) => events.filter((e) => e.type !== '
       appended.push(...(await eventStore.appendToStream(`resource-${zone.bookableResourceId}`, [bookingCreated(booking)], 'any')).events);
     }
     const producer = createKafkaProducer(broker.brokers, createLogger('silent'));
-    let sends = 0;
-    const counting: KafkaSender = { connect: () => producer.connect(), disconnect: () => producer.disconnect(), send: (record) => ((sends += 1), producer.send(record)) };
+    let sent = 0;
+    const counting: KafkaSender = { connect: () => producer.connect(), disconnect: () => producer.disconnect(), send: (record) => ((sent += record.messages.length), producer.send(record)) };
     let sentBeforeRestart = 0;
     await relayUntil(counting, appended.at(-1)!, async () => {
-      await waitFor(() => sends >= 20, { timeoutMs: 60_000, what: 'a third of the messages' });
-      sentBeforeRestart = sends;
+      await waitFor(() => sent >= 20, { timeoutMs: 60_000, what: 'a third of the messages' });
+      sentBeforeRestart = sent;
       await broker.restart();
     });
     expect(sentBeforeRestart, 'the broker restarted mid-run').to.be.lessThan(appended.length);
