@@ -26,8 +26,8 @@ export type WorkerOptions = {
   webhookRetryDelaysMs: readonly number[];
   webhookJitterRatio: number;
   reconcileIntervalMs: number;
-  /** Pause between two retention runs (a day). */
-  retentionIntervalMs: number;
+  /** The hour of the day (UTC, 0–23) of the daily retention run. */
+  retentionHourUtc: number;
   /** Used instead of a kafkajs producer for KAFKA_BROKERS (tests). */
   kafkaProducer?: KafkaSender;
 };
@@ -46,7 +46,7 @@ export function workerOptionsFor(config: Config, overrides: Partial<WorkerOption
     webhookRetryDelaysMs: contractRetryDelaysMs,
     webhookJitterRatio: 0.1,
     reconcileIntervalMs: config.reconcileIntervalSeconds * 1_000,
-    retentionIntervalMs: 24 * 60 * 60 * 1_000,
+    retentionHourUtc: 3,
     ...overrides,
   };
 }
