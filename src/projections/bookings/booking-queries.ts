@@ -21,17 +21,22 @@ const overlapping = (from: Temporal.Instant, to: Temporal.Instant) =>
 /** Holds the slot (activeStatuses, no series parent): the exclusion constraint's predicate word for word, so its index applies. */
 const holdsSlot = sql<SqlBool>`status in ('pending', 'confirmed') and not is_series_parent`;
 
+const bookingById = {
+  live: compileOnce(sql`select * from bookings where id = ${holesOf().id}`),
+  archived: compileOnce(sql`select * from bookings_archive where id = ${holesOf().id}`),
+};
+
 export async function findBooking(db: Executor, id: string): Promise<Booking | null> {
-  const row = await db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? rowToBooking(row) : null;
+  const { rows } = await db.executeQuery<BookingRow>(bookingById.live.fill({ id }));
+  return rows[0] ? rowToBooking(rows[0]) : null;
 }
 
 /** A live booking, or else an archived one (with archivedAt): what GET /bookings/{id} answers. */
 export async function findBookingOrArchived(db: Executor, id: string): Promise<Booking | null> {
   const live = await findBooking(db, id);
   if (live) return live;
-  const row = await db.selectFrom('bookings_archive').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? archivedRowToBooking(row) : null;
+  const { rows } = await db.executeQuery<ArchivedBookingRow>(bookingById.archived.fill({ id }));
+  return rows[0] ? archivedRowToBooking(rows[0]) : null;
 }
 
 /** Active bookings (series parents aside) of a resource that overlap [from, to). */
