@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { Temporal } from 'temporal-polyfill';
 import { ConfigError, loadConfig, type Config } from '../src/infra/config.js';
 import { mintDevToken, mintPublisherToken } from './dev-tokens.js';
+import { dayAhead, workingWeek } from './seed-days.js';
 
 const usage = `Fills the running development service with a demo workspace, through its HTTP API.
 
@@ -16,6 +17,8 @@ kept there. Running it again adds nothing twice and prints fresh tokens.`;
 /** The demo workspace; every record below is looked up before it is created. */
 const workspace = '6f1c2f4e-8a4b-4c1e-9a57-3b2f0e1d9c11';
 const timeZone = 'Europe/Berlin';
+/** The stand-up's days (its rule says BYDAY=MO,WE,FR); its first start must be one of them. */
+const standUpDays = [1, 3, 5];
 const weekdays = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((day) => [day, [{ start: '08:00', end: '18:00' }]]));
 
 type Answer = { status: number; body: any };
@@ -74,13 +77,8 @@ async function bookingTitles(call: Call): Promise<Set<string>> {
 }
 
 /** The working day `ahead` working days after today, at `time` in the demo time zone. */
-function workingDay(ahead: number, time: string, days: readonly number[] = [1, 2, 3, 4, 5]): Temporal.ZonedDateTime {
-  let date = Temporal.Now.plainDateISO(timeZone);
-  for (let left = ahead; left > 0; ) {
-    date = date.add({ days: 1 });
-    if (days.includes(date.dayOfWeek)) left--;
-  }
-  return date.toZonedDateTime({ timeZone, plainTime: Temporal.PlainTime.from(time) });
+function workingDay(ahead: number, time: string, days: readonly number[] = workingWeek): Temporal.ZonedDateTime {
+  return dayAhead(Temporal.Now.plainDateISO(timeZone), ahead, days).toZonedDateTime({ timeZone, plainTime: Temporal.PlainTime.from(time) });
 }
 
 async function ensureBooking(call: Call, titles: Set<string>, resourceId: string, title: string, day: number, from: string, to: string): Promise<string | undefined> {
@@ -130,7 +128,7 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   await ensureBooking(asAdmin, titles, 'demo-board-room', 'Demo: hiring panel (awaiting confirmation)', 3, '14:00', '15:30');
   await ensureBooking(asMember, titles, 'demo-focus-room', 'Demo: focus time', 1, '09:00', '11:00');
   if (!titles.has('Demo: stand-up')) {
-    const start = workingDay(1, '09:30', [1, 3, 5]);
+    const start = workingDay(1, '09:30', standUpDays);
     const series = {
       resourceType: 'zone',
       resourceId: 'demo-open-space',

@@ -23,7 +23,7 @@ function runArchive(server: TestServer, args: string[]): Promise<{ code: number 
 describe('retention: archiving ended bookings (contract §13)', function () {
   this.timeout(120_000);
   let server: TestServer;
-  afterEach(() => server.stop());
+  afterEach(() => server?.stop());
 
   /** Creates a booking on `zone` at the given time (clock set before it); answers its id. */
   async function book(zone: string, start: string, end: string): Promise<string> {

@@ -1,0 +1,73 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { Temporal } from 'temporal-polyfill';
+import { dayAhead } from '../../scripts/seed-days.js';
+import { createScratchDatabase, postgresServer, type ScratchDatabase } from '../support/scratch-database.js';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { runSeed } from './run-seed.js';
+
+describe('seed days', () => {
+  const aWeek = Array.from({ length: 7 }, (_, i) => Temporal.PlainDate.from('2026-11-16').add({ days: i }));
+
+  it('puts the stand-up series on its next Monday, Wednesday or Friday, whatever the day today', () => {
+    for (const today of aWeek) {
+      const start = dayAhead(today, 1, [1, 3, 5]);
+      expect([1, 3, 5], `${today}`).to.include(start.dayOfWeek);
+      expect(Temporal.PlainDate.compare(start, today), `${today}`).to.equal(1);
+      expect(start.since(today).days, `${today}`).to.be.at.most(3);
+    }
+  });
+
+  it('counts working days only for the bookings', () => {
+    expect(dayAhead(Temporal.PlainDate.from('2026-11-20'), 1).toString()).to.equal('2026-11-23');
+    expect(dayAhead(Temporal.PlainDate.from('2026-11-22'), 3).toString()).to.equal('2026-11-25');
+  });
+});
+
+// The seed talks to a running service over HTTP, as a user does after `npm start`.
+(postgresServer ? describe : describe.skip)('npm run seed', function () {
+  this.timeout(120_000);
+  let database: ScratchDatabase;
+  let dataDir: string;
+  let service: ServiceProcess;
+
+  before(async () => {
+    database = await createScratchDatabase('seed');
+    dataDir = await mkdtemp(path.join(tmpdir(), 'seed-'));
+    service = await startServiceProcess({ ...database.env, APP_ENV: 'development', DATA_DIR: dataDir });
+  });
+  after(async () => {
+    await service?.stop();
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const seed = () => runSeed(['--url', service.url], { DATA_DIR: dataDir });
+  const exported = (stdout: string, name: string) => new RegExp(`export ${name}=(\\S+)`).exec(stdout)?.[1];
+
+  it('fills a demo workspace, prints tokens and requests that answer, and adds nothing the second time', async () => {
+    const first = await seed();
+    expect(first.code, first.stderr).to.equal(0);
+    expect(first.stderr).to.include('series "Demo: stand-up" (12 occurrences)');
+    const member = exported(first.stdout, 'MEMBER_TOKEN');
+    expect(member).to.be.a('string');
+
+    const tries = [...first.stdout.matchAll(/curl -s -H "authorization: Bearer \$(\w+)" '([^']+)'/g)];
+    expect(tries).to.have.length(3);
+    for (const [, tokenName, url] of tries) {
+      const answer = await fetch(url!, { headers: { authorization: `Bearer ${exported(first.stdout, tokenName!)}` } });
+      expect(answer.status, url).to.equal(200);
+      const body = (await answer.json()) as { data?: unknown[]; slots?: unknown[] };
+      expect((body.data ?? body.slots)!.length, url).to.be.greaterThan(0);
+    }
+
+    const bookingsBefore = await fetch(`${service.url}/booking/v1/bookings?limit=100&seriesParents=include`, { headers: { authorization: `Bearer ${exported(first.stdout, 'ADMIN_TOKEN')}` } }).then((r) => r.json() as Promise<{ total: number }>);
+    const second = await seed();
+    expect(second.code, second.stderr).to.equal(0);
+    expect(second.stderr).not.to.match(/^ {2}(zone|bookable resource|booking|series) /m);
+    const bookingsAfter = await fetch(`${service.url}/booking/v1/bookings?limit=100&seriesParents=include`, { headers: { authorization: `Bearer ${exported(second.stdout, 'ADMIN_TOKEN')}` } }).then((r) => r.json() as Promise<{ total: number }>);
+    expect(bookingsAfter.total).to.equal(bookingsBefore.total);
+  });
+});
