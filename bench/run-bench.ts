@@ -5,6 +5,7 @@
  * Needs DB_HOST and the PostgreSQL client tools (pgbench).
  */
 import { generateKeyPairSync } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -129,9 +130,10 @@ async function main(): Promise<void> {
     await sleep(1_000);
     if (profileDir) {
       await service.stop();
-      // One profile per thread (CPU.<date>.<time>.<pid>.<thread>.<n>): thread 0 serves requests, tsx loads modules in another.
-      const [file] = (await readdir(profileDir)).filter((f) => /\.0\.\d+\.cpuprofile$/.test(f)).sort().reverse();
-      if (file) console.log(`\nCPU profile of the service (${path.join(profileDir, file)}):\n\n${await summariseCpuProfile(path.join(profileDir, file), requests, { skipMs: loadStartedAt - spawnedAt })}`);
+      // One profile per process and thread (CPU.<date>.<time>.<pid>.<thread>.<n>): thread 0 serves requests, tsx loads
+      // modules in another. Every process of the service (the primary and its WEB_CONCURRENCY HTTP processes) counts.
+      const files = (await readdir(profileDir)).filter((f) => /\.0\.\d+\.cpuprofile$/.test(f) && statSync(path.join(profileDir, f)).mtimeMs >= spawnedAt).map((f) => path.join(profileDir, f));
+      if (files.length) console.log(`\nCPU profile of the service (${files.length} processes, ${profileDir}):\n\n${await summariseCpuProfile(files, requests, { skipMs: loadStartedAt - spawnedAt })}`);
     }
   } finally {
     await service?.stop();

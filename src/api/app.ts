@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { authenticate } from './authenticate.js';
+import { limitAnalysedResources } from './booking/analysed-resources-limit.js';
 import { asOfRouter } from './booking/as-of-router.js';
 import { bookingsRouter } from './booking/bookings-router.js';
 import { eventsFeedRouter } from './booking/events-feed-router.js';
@@ -50,6 +51,7 @@ export function createApp(services: Services): Express {
   app.use(openApiDocsRouter(bookingArea));
   app.use(asyncApiDocsRouter());
   app.use('/booking/v1/health', healthRouter(services));
+  app.use('/booking/v1/analytics/utilization', limitAnalysedResources);
   app.use(openApiValidator(bookingArea));
   app.use('/booking/v1', authenticate(services.verifyToken));
   app.use('/booking/v1', historyRouter(services));

@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../infra/db/database.js';
 import type { DB } from '../infra/db/schema.js';
 import { logStart } from '../infra/event-store/event-store.js';
-import { readCommittedEvents } from '../infra/event-store/postgres-event-store.js';
+import { readLog } from '../infra/event-store/postgres-event-store.js';
 import { projectEvents } from '../infra/event-store/project-events.js';
 import type { KeptColumns } from './projector.js';
 import { projectors } from './projectors.js';
@@ -28,12 +28,11 @@ export async function rebuildReadModels(db: Database): Promise<{ events: number 
     for (const table of [...tables].reverse()) await trx.deleteFrom(table).execute();
     let count = 0;
     for (let after = logStart; ; ) {
-      const events = await readCommittedEvents(trx, after, batchSize);
+      const { events, next } = await readLog(trx, { after, maxCount: batchSize, horizon: false });
       await projectEvents(projectors, trx, events);
       count += events.length;
-      const last = events.at(-1);
-      if (!last || events.length < batchSize) break;
-      after = { transactionId: last.transactionId, globalPosition: last.globalPosition };
+      if (events.length < batchSize) break;
+      after = next;
     }
     for (const columns of kept) await restore(trx, columns);
     return { events: count };

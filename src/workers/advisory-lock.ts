@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { DatabaseConfig } from '../infra/config.js';
+import { createSessionClient } from '../infra/db/create-session-client.js';
 import type { ExclusiveLock } from './exclusive-lock.js';
 
 /** How long the lock's session may take to answer before it counts as lost. */
@@ -21,8 +22,6 @@ export function createAdvisoryLock(config: Extract<DatabaseConfig, { kind: 'post
     if (client !== lost) return;
     client = undefined;
     held = false;
-    // Its socket may still be open (a query that timed out); it must not keep a session behind.
-    lost.end().catch(() => undefined);
   };
 
   const release = async () => {
@@ -32,28 +31,7 @@ export function createAdvisoryLock(config: Extract<DatabaseConfig, { kind: 'post
     await current?.end().catch(() => undefined);
   };
 
-  const connect = async () => {
-    const next = new pg.Client({
-      host: config.host,
-      port: config.port,
-      user: config.user,
-      password: config.password,
-      database: config.database,
-      keepAlive: true,
-      connectionTimeoutMillis: sessionTimeoutMs,
-      query_timeout: sessionTimeoutMs,
-    });
-    // Permanent listeners: a lost session is an 'error' and/or an 'end', never a crash.
-    next.on('error', () => forget(next));
-    next.on('end', () => forget(next));
-    try {
-      await next.connect();
-    } catch (error) {
-      await next.end().catch(() => undefined);
-      throw error;
-    }
-    return next;
-  };
+  const connect = () => createSessionClient(config, { queryTimeoutMs: sessionTimeoutMs, onLost: forget });
 
   return {
     async acquire() {
@@ -68,7 +46,9 @@ export function createAdvisoryLock(config: Extract<DatabaseConfig, { kind: 'post
         held = rows[0]?.locked === true && client === current;
         return held;
       } catch (error) {
+        // A query that timed out leaves the socket open: it must not keep a session behind.
         forget(current);
+        void current.end().catch(() => undefined);
         throw error;
       }
     },

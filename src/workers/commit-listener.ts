@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { DatabaseConfig } from '../infra/config.js';
+import { createSessionClient } from '../infra/db/create-session-client.js';
 import type { Logger } from '../infra/logger.js';
 import type { Backoff } from './supervised-loop.js';
 
@@ -45,32 +46,20 @@ export function startCommitListener(
   };
 
   const connect = async () => {
-    const next = new pg.Client({
-      host: database.host,
-      port: database.port,
-      user: database.user,
-      password: database.password,
-      database: database.database,
-      application_name: commitListenerName,
-      keepAlive: true,
-      connectionTimeoutMillis: 5_000,
-    });
-    let gone = false;
-    const lost = (error: unknown) => {
-      if (gone) return;
-      gone = true;
-      if (client === next) client = undefined;
-      void next.end().catch(() => undefined);
-      reconnectLater(error);
-    };
-    next.on('error', lost);
-    next.on('end', () => lost(new Error('connection ended')));
-    next.on('notification', (message) => wakeups[message.channel as CommitChannel]?.forEach((wake) => wake()));
+    let next: pg.Client | undefined;
     try {
-      await next.connect();
+      next = await createSessionClient(database, {
+        applicationName: commitListenerName,
+        onLost: (lost, error) => {
+          if (client === lost) client = undefined;
+          reconnectLater(error);
+        },
+      });
+      next.on('notification', (message) => wakeups[message.channel as CommitChannel]?.forEach((wake) => wake()));
       for (const channel of channels) await next.query(`listen ${channel}`);
     } catch (error) {
-      lost(error);
+      void next?.end().catch(() => undefined);
+      reconnectLater(error);
       return;
     }
     if (stopped) {

@@ -28,6 +28,11 @@ export async function processBatch(deps: { db: Database; eventStore: EventStore 
     return events.length;
   }
 
+  if (processor.handleBatch) {
+    await processor.handleBatch(events);
+    await moveCheckpoint(db, processor.name, after, positionOf(last));
+    return events.length;
+  }
   let done = after;
   try {
     for (const event of events) {

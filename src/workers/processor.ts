@@ -18,7 +18,16 @@ export type Processor = (
       /** The same as `handle` on each event in turn, in fewer statements. */
       handleBatch?(trx: Transaction<DB>, events: RecordedEvent[]): Promise<void>;
     }
-  | { name: string; mode: 'at-least-once'; handle(event: RecordedEvent): Promise<void> }
+  | {
+      name: string;
+      mode: 'at-least-once';
+      handle(event: RecordedEvent): Promise<void>;
+      /**
+       * The same as `handle` on each event in turn, in one step (one request to a broker): the
+       * checkpoint moves past the batch only when it succeeded, so a failure repeats all of it.
+       */
+      handleBatch?(events: RecordedEvent[]): Promise<void>;
+    }
 ) & {
   /** Where it begins the first time it runs (default: the start of the log). */
   firstPosition?: FirstPosition;

@@ -7,7 +7,7 @@ import { contractRetryDelaysMs } from './webhooks/retry-delay.js';
 export type WorkerOptions = {
   /** Pause of a loop that found nothing to do. */
   pollIntervalMs: number;
-  /** Events per processor round, timers per round, webhook deliveries in flight. */
+  /** Events per processor round, timers per round. */
   batchSize: number;
   /** Events per round of the webhook relay: a round costs a few round trips whatever its size, so a relay behind catches up in big steps. */
   relayBatchSize: number;
@@ -17,12 +17,17 @@ export type WorkerOptions = {
   backoff: Backoff;
   timerLeaseMs: number;
   timerRetryMs: number;
+  /**
+   * Resources whose webhooks are sent at once (one delivery in flight each): enough for every busy
+   * resource to have its lane, so that none waits for another's to close.
+   */
+  webhookLanes: number;
   webhookTimeoutMs: number;
   webhookRetryDelaysMs: readonly number[];
   webhookJitterRatio: number;
   reconcileIntervalMs: number;
-  /** Pause between two retention runs (a day). */
-  retentionIntervalMs: number;
+  /** The hour of the day (UTC, 0–23) of the daily retention run. */
+  retentionHourUtc: number;
   /** Used instead of a kafkajs producer for KAFKA_BROKERS (tests). */
   kafkaProducer?: KafkaSender;
 };
@@ -36,11 +41,12 @@ export function workerOptionsFor(config: Config, overrides: Partial<WorkerOption
     backoff: { initialMs: 500, maxMs: 30_000 },
     timerLeaseMs: 60_000,
     timerRetryMs: 10_000,
+    webhookLanes: 256,
     webhookTimeoutMs: 15_000,
     webhookRetryDelaysMs: contractRetryDelaysMs,
     webhookJitterRatio: 0.1,
     reconcileIntervalMs: config.reconcileIntervalSeconds * 1_000,
-    retentionIntervalMs: 24 * 60 * 60 * 1_000,
+    retentionHourUtc: 3,
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { logStart, type RecordedEvent } from '../../src/infra/event-store/event-store.js';
-import { readCommittedEvents } from '../../src/infra/event-store/postgres-event-store.js';
+import { readLog } from '../../src/infra/event-store/postgres-event-store.js';
 import { bookingsProjector } from '../../src/projections/bookings/bookings-projector.js';
 import { bookingBody, registerZone, setClock } from '../api/booking/booking-api.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -24,10 +24,10 @@ describe('the bookings read model', function () {
   async function everyEvent(): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     for (let after = logStart; ; ) {
-      const batch = await readCommittedEvents(server.database.db, after, 500);
+      const { events: batch, next } = await readLog(server.database.db, { after, maxCount: 500, horizon: false });
       if (batch.length === 0) return events;
       events.push(...batch);
-      after = batch.at(-1)!;
+      after = next;
     }
   }
 

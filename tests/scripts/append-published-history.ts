@@ -4,6 +4,7 @@ import type { Principal } from '../../src/domain/access/principal.js';
 import { decideRegister, decideUpdate } from '../../src/domain/resource/decide-resource.js';
 import { evolveResource } from '../../src/domain/resource/evolve-resource.js';
 import type { EventStore, RecordedEvent } from '../../src/infra/event-store/event-store.js';
+import { zoneRecord } from '../support/record-samples.js';
 import { bookingCreated, sampleBooking } from '../workers/booking-event-fixture.js';
 
 const admin = { sub: 'admin-1', level: 1, workspace: null } as unknown as Principal;
@@ -28,10 +29,10 @@ export async function appendPublishedHistory(eventStore: EventStore, workspace: 
       await append(stream, [bookingCreated(booking)]);
     }
   }
-  const zoneRecord = { id: 'zone-c', name: 'Gone', parentZoneId: null, workspace };
+  const zone = zoneRecord(workspace, 'zone-c', 'Gone');
   await append(`zone-${workspace}-zone-c`, [
-    { type: 'ZoneUpdated', data: { workspace, id: 'zone-c', record: zoneRecord, by: 'admin-1', at: now.toString() } },
-    { type: 'ZoneDeleted', data: { workspace, id: 'zone-c', record: zoneRecord, by: 'admin-1', at: now.toString() } },
+    { type: 'ZoneUpdated', data: { workspace, id: 'zone-c', record: zone, by: 'admin-1', at: now.toString() } },
+    { type: 'ZoneDeleted', data: { workspace, id: 'zone-c', record: zone, by: 'admin-1', at: now.toString() } },
   ]);
   return appended;
 }

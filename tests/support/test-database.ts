@@ -69,6 +69,23 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** A new database that no migration has run on (tests of a migration): on the server when DB_HOST is set, else in-memory PGlite. */
+export async function createUnmigratedDatabase(): Promise<{ db: Database; destroy(): Promise<void> }> {
+  if (!postgresServer) {
+    const db = createEmbeddedDatabase();
+    return { db, destroy: () => db.destroy() };
+  }
+  const scratch = await createScratchDatabase('booking_mig');
+  const db = createDatabase(scratch.config);
+  return {
+    db,
+    async destroy() {
+      await db.destroy();
+      await scratch.drop();
+    },
+  };
+}
+
 /** Drops the template at the end of the run (mocha root hook). */
 export async function dropTemplateDatabase(): Promise<void> {
   if (template) await (await template).drop();

@@ -1,7 +1,6 @@
 import { Router } from 'express';
 import { Temporal } from 'temporal-polyfill';
 import { loadVisibleResource } from '../../commands/resource/load-visible-resource.js';
-import { activeStatuses, type BookingStatus } from '../../domain/booking/booking.js';
 import { canSeeBooking, visibleBooking } from '../../domain/booking/booking-access.js';
 import { parseClientInstant, utcText } from '../../domain/booking/booking-time.js';
 import { invalidRequest, notFound } from '../../domain/domain-error.js';
@@ -9,9 +8,7 @@ import { bookingAsOf, bookingsAsOf } from '../../projections/history/bookings-as
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { anonymousBookingJson, bookingJson, timeJson } from './booking-json.js';
-import { answerZone } from './resource-schedule-router.js';
-
-const maxRangeDays = 366;
+import { parseScheduleQuery } from './schedule-query.js';
 
 /** The instant an asOf answer stands at: with an offset, and not after now. */
 function asOfInstant(text: string, now: Temporal.Instant): Temporal.Instant {
@@ -36,16 +33,10 @@ export function asOfRouter(services: Services): Router {
   router.get('/resources/:id/schedule', async (req, res, next) => {
     if (req.query.asOf === undefined) return next();
     const actor = principalOf(res);
-    const query = req.query as { from: string; to: string; tz?: string; status?: BookingStatus | BookingStatus[]; asOf: string };
-    const asOf = asOfInstant(query.asOf, services.now());
-    const from = parseClientInstant(query.from, '/query/from');
-    const to = parseClientInstant(query.to, '/query/to');
-    const timeZone = answerZone(query.tz);
-    if (Temporal.Instant.compare(to, from) <= 0) throw invalidRequest('to must be after from', '/query/to');
-    if (Temporal.Instant.compare(to, from.add({ hours: maxRangeDays * 24 })) > 0) {
-      throw invalidRequest(`the range may span at most ${maxRangeDays} days`, '/query/to');
-    }
-    const statuses = new Set<string>(query.status === undefined ? activeStatuses : ([] as BookingStatus[]).concat(query.status));
+    const asOf = asOfInstant(String(req.query.asOf), services.now());
+    const query = parseScheduleQuery(req.query);
+    const { from, to, timeZone } = query;
+    const statuses = new Set<string>(query.statuses);
     const resource = await loadVisibleResource(services.db, actor, req.params.id);
     const known = await bookingsAsOf(services.db, resource.id, asOf);
     if (!known) throw notFound('resource');

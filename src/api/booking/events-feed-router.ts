@@ -1,15 +1,12 @@
 import { Router } from 'express';
 import type { Principal } from '../../domain/access/principal.js';
-import { bookingEventTypes, publishedEventName } from '../../domain/booking/booking-events.js';
 import { forbidden, invalidRequest } from '../../domain/domain-error.js';
+import { publishedEventNames } from '../../projections/audit/published-event-condition.js';
 import { readAuditFeed } from '../../projections/audit/read-audit-feed.js';
-import { toEventEnvelope } from '../../domain/booking/event-envelope.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 
 type FeedQuery = { after?: string | number; limit?: string | number; event?: string | string[]; workspace?: string };
-
-const typeOfName = new Map<string, string>(Object.entries(publishedEventName).map(([type, name]) => [name, type]));
 
 /** LV1 reads every workspace (or the one it names), LV2 its own; nobody else reads the feed. */
 function feedWorkspace(actor: Principal, asked: string | undefined): string | undefined {
@@ -18,25 +15,26 @@ function feedWorkspace(actor: Principal, asked: string | undefined): string | un
   throw forbidden(actor.level === 2 ? "a workspace admin reads only its own workspace's feed" : 'the audit feed needs permission level LV1 or LV2');
 }
 
-/** GET /events: the audit feed of contract §13, in log order, each event once across pages. */
+/** The published names asked for; every one when none is. */
+function feedNames(asked: string | string[] | undefined): readonly string[] {
+  const names = asked === undefined ? [] : ([] as string[]).concat(asked);
+  const unknown = names.find((name) => !publishedEventNames.includes(name));
+  if (unknown !== undefined) throw invalidRequest(`event=${unknown} is no published event name`, '/query/event');
+  return names.length === 0 ? publishedEventNames : names;
+}
+
+/** GET /events: the audit feed of contract §13, every published event in log order, each once across pages. */
 export function eventsFeedRouter(services: Services): Router {
   const router = Router();
 
   router.get('/', async (req, res) => {
     const query = req.query as FeedQuery;
     const workspace = feedWorkspace(principalOf(res), query.workspace);
-    const names = query.event === undefined ? [] : ([] as string[]).concat(query.event);
-    const types = names.length === 0 ? [...bookingEventTypes] : names.map((name) => typeOfName.get(name) ?? name);
+    const names = feedNames(query.event);
     const after = Number(query.after ?? 0);
-    const page = await readAuditFeed(services.db, { after, limit: Number(query.limit ?? 100), types, workspace });
+    const page = await readAuditFeed(services.db, { after, limit: Number(query.limit ?? 100), names, workspace });
     if (!page) throw invalidRequest(`after=${after} is no position of the log; continue from a "next" this feed answered`, '/query/after');
-    res.json({
-      events: page.events.flatMap((recorded) => {
-        const envelope = toEventEnvelope(recorded);
-        return envelope ? [envelope] : [];
-      }),
-      next: page.next,
-    });
+    res.json(page);
   });
 
   return router;

@@ -45,7 +45,7 @@ export function historyRouter(services: Services): Router {
       events: page.map((event) => ({
         position: Number(event.globalPosition),
         revision: Number(event.streamRevision),
-        event: historyEventName(event.type),
+        event: historyEventName(event),
         type: event.type,
         at: event.data.at,
         by: event.data.by,

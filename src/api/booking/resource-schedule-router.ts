@@ -1,32 +1,23 @@
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { Router } from 'express';
 import { LRUCache } from 'lru-cache';
 import { Temporal } from 'temporal-polyfill';
-import { loadVisibleResource } from '../../commands/resource/load-visible-resource.js';
 import { canSeeWorkspace, isAdmin, type Principal } from '../../domain/access/principal.js';
-import { activeStatuses, type BookingStatus } from '../../domain/booking/booking.js';
 import { canSeeBooking } from '../../domain/booking/booking-access.js';
-import { parseClientInstant, utcText, utcTextOfEpochMs } from '../../domain/booking/booking-time.js';
+import { utcText, utcTextOfEpochMs } from '../../domain/booking/booking-time.js';
 import { availableSlots, calendarDay } from '../../domain/booking/available-slots.js';
 import { invalidRequest, notFound } from '../../domain/domain-error.js';
-import { canonicalTimeZone } from '../../domain/time/time-zone.js';
 import type { Database, Executor } from '../../infra/db/database.js';
 import { findScheduledBookings } from '../../projections/bookings/booking-queries.js';
-import { findBusyTimes } from '../../projections/bookings/busy-times.js';
+import { findResourceWithBusyTimes } from '../../projections/bookings/busy-times.js';
 import { findScheduleHead, renderScheduleBookings, renderTimesInSql, type ScheduleView } from '../../projections/bookings/schedule-json.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { anonymousBookingJson, bookingJson, timeJson } from './booking-json.js';
-
-const maxRangeDays = 366;
-
-/** The zone of an answer's times: a canonical IANA name, or undefined for UTC with Z. */
-export function answerZone(tz: unknown): string | undefined {
-  if (tz === undefined) return undefined;
-  const zone = canonicalTimeZone(String(tz));
-  if (!zone) throw invalidRequest(`unknown time zone "${String(tz)}"`, '/query/tz');
-  return zone;
-}
+import { answerZone, parseScheduleQuery } from './schedule-query.js';
+import { twoGenerationCache } from './two-generation-cache.js';
 
 function calendarDate(text: string): Temporal.PlainDate {
   try {
@@ -54,12 +45,28 @@ const viewKey = (view: ScheduleView) => JSON.stringify([view.allWorkspaces ? nul
  * entry holds: every change to a resource's bookings is an event on its stream, so an entry of the
  * current revision is the answer. Bounded by size; one answer of 3,000 bookings is about 2 MB.
  */
-const rendered = new LRUCache<string, { revision: number; body: Buffer }>({ maxSize: 64 * 2 ** 20, sizeCalculation: (entry) => entry.body.length + 64 });
+const rendered = new LRUCache<string, { revision: number; body: Buffer; gzipped?: Promise<Buffer> }>({
+  maxSize: 64 * 2 ** 20,
+  // Room for the gzipped copy, made at the first hit that accepts it (an order of magnitude smaller).
+  sizeCalculation: (entry) => Math.ceil(entry.body.length * 1.2) + 64,
+});
+
+/**
+ * Booking records as rendered for a zone and view, by row version: most survive a write to the
+ * resource. At most 200,000 records of about 700 bytes.
+ */
+const records = twoGenerationCache<Buffer>(100_000);
+
+const gzip = promisify(zlib.gzip);
 
 const renderings = new Map<string, Promise<Buffer>>();
+const closingBrace = Buffer.from('}');
 
-/** A strong validator: equal for byte-equal answers (same key, same revision). */
-const entityTag = (key: string, revision: number) => `"${createHash('sha1').update(`${key}|${revision}`).digest('base64url')}"`;
+/** Strong validators, equal for byte-equal answers (same key, same revision): the plain one and the gzipped one's. */
+function entityTags(key: string, revision: number): { plain: string; gzip: string } {
+  const hash = createHash('sha1').update(`${key}|${revision}`).digest('base64url');
+  return { plain: `"${hash}"`, gzip: `"${hash}-gzip"` };
+}
 
 /** If-None-Match holds `tag` or `*` (weak comparison, RFC 9110 13.1.2). */
 const matchesTag = (header: string | undefined, tag: string) =>
@@ -107,15 +114,7 @@ export function resourceScheduleRouter(services: Services): Router {
 
   router.get('/:id/schedule', async (req, res) => {
     const actor = principalOf(res);
-    const query = req.query as { from: string; to: string; tz?: string; status?: BookingStatus | BookingStatus[] };
-    const from = parseClientInstant(query.from, '/query/from');
-    const to = parseClientInstant(query.to, '/query/to');
-    const timeZone = answerZone(query.tz);
-    if (Temporal.Instant.compare(to, from) <= 0) throw invalidRequest('to must be after from', '/query/to');
-    if (Temporal.Instant.compare(to, from.add({ hours: maxRangeDays * 24 })) > 0) {
-      throw invalidRequest(`the range may span at most ${maxRangeDays} days`, '/query/to');
-    }
-    const statuses = query.status === undefined ? activeStatuses : ([] as BookingStatus[]).concat(query.status);
+    const { from, to, timeZone, statuses } = parseScheduleQuery(req.query);
     const head = await findScheduleHead(services.db, req.params.id);
     if (!head || !canSeeWorkspace(actor, head.workspace)) throw notFound('resource');
     const bookableResourceId = head.id;
@@ -123,36 +122,45 @@ export function resourceScheduleRouter(services: Services): Router {
     const view = scheduleView(actor);
     const key = [bookableResourceId, from.epochMilliseconds, to.epochMilliseconds, timeZone ?? '', statuses.join(','), viewKey(view)].join('|');
     // The revision is read before the bookings: an answer is never older than its tag.
-    const tag = entityTag(key, head.revision);
-    res.set('ETag', tag);
-    if (matchesTag(req.get('if-none-match'), tag)) {
-      res.status(304).end();
+    const tags = entityTags(key, head.revision);
+    res.set('Vary', 'Accept-Encoding');
+    const ifNoneMatch = req.get('if-none-match');
+    const matched = [tags.plain, tags.gzip].find((tag) => matchesTag(ifNoneMatch, tag));
+    if (matched) {
+      res.set('ETag', matched).status(304).end();
       return;
     }
+    res.set('Content-Type', 'application/json; charset=utf-8');
     const cached = rendered.get(key);
-    let body = cached?.revision === head.revision ? cached.body : undefined;
-    if (body === undefined) {
-      // Readers of one schedule arriving together (after a write) share one rendering.
-      const renderKey = `${tag}|${key}`;
-      let rendering = renderings.get(renderKey);
-      if (!rendering) {
-        rendering = (async () => {
-          const renderQuery = { bookableResourceId, from, to, statuses, timeZone, view };
-          const bookings =
-            timeZone === undefined || sqlWritesZone(services.db, timeZone)
-              ? await renderScheduleBookings(services.db, renderQuery)
-              : await scheduleBookingsInNode(services.db, actor, renderQuery);
-          const opening = `{"resourceId":${JSON.stringify(bookableResourceId)},"from":${JSON.stringify(instantJson(from, timeZone))},"to":${JSON.stringify(instantJson(to, timeZone))},"timeZone":${JSON.stringify(timeZone ?? 'UTC')}`;
-          // Kept as bytes: a cache hit sends them without encoding 2 MB of text again.
-          const bytes = Buffer.from(`${opening},"bookings":${bookings}}`);
-          rendered.set(key, { revision: head.revision, body: bytes });
-          return bytes;
-        })().finally(() => renderings.delete(renderKey));
-        renderings.set(renderKey, rendering);
+    if (cached?.revision === head.revision) {
+      if (req.acceptsEncodings('gzip') === 'gzip') {
+        // Compressed once per answer, off the event loop: later hits write the stored bytes.
+        cached.gzipped ??= gzip(cached.body);
+        res.set({ ETag: tags.gzip, 'Content-Encoding': 'gzip' }).send(await cached.gzipped);
+        return;
       }
-      body = await rendering;
+      res.set('ETag', tags.plain).send(cached.body);
+      return;
     }
-    res.set('Content-Type', 'application/json; charset=utf-8').send(body);
+    // Readers of one schedule arriving together (after a write) share one rendering.
+    const renderKey = `${tags.plain}|${key}`;
+    let rendering = renderings.get(renderKey);
+    if (!rendering) {
+      rendering = (async () => {
+        const renderQuery = { bookableResourceId, from, to, statuses, timeZone, view };
+        const bookings =
+          timeZone === undefined || sqlWritesZone(services.db, timeZone)
+            ? await renderScheduleBookings(services.db, renderQuery, records)
+            : [Buffer.from(await scheduleBookingsInNode(services.db, actor, renderQuery))];
+        const opening = `{"resourceId":${JSON.stringify(bookableResourceId)},"from":${JSON.stringify(instantJson(from, timeZone))},"to":${JSON.stringify(instantJson(to, timeZone))},"timeZone":${JSON.stringify(timeZone ?? 'UTC')},"bookings":`;
+        // Kept as bytes (one copy of the parts): a cache hit sends them without encoding 2 MB of text again.
+        const body = Buffer.concat([Buffer.from(opening), ...bookings, closingBrace]);
+        rendered.set(key, { revision: head.revision, body });
+        return body;
+      })().finally(() => renderings.delete(renderKey));
+      renderings.set(renderKey, rendering);
+    }
+    res.set('ETag', tags.plain).send(await rendering);
   });
 
   router.get('/:id/available-slots', async (req, res) => {
@@ -161,9 +169,10 @@ export function resourceScheduleRouter(services: Services): Router {
     const date = calendarDate(query.date);
     const timeZone = answerZone(query.tz);
     const slotMinutes = Number(query.slotMinutes ?? 30);
-    const resource = await loadVisibleResource(services.db, actor, req.params.id);
     const day = calendarDay(date, timeZone ?? 'UTC');
-    const busy = await findBusyTimes(services.db, resource.id, day.start, day.end);
+    const found = await findResourceWithBusyTimes(services.db, req.params.id, day.start, day.end);
+    if (!found || !canSeeWorkspace(actor, found.resource.workspace)) throw notFound('resource');
+    const { resource, busy } = found;
     const earliestStart = services.now().add({ minutes: resource.bookingPolicy.minNoticeMinutes });
     const slots = availableSlots({ resource, day, slotMinutes, busy, earliestStart });
     res.json({

@@ -1,20 +1,19 @@
 import { Router } from 'express';
 import { Temporal } from 'temporal-polyfill';
+import { figuresPerPeriod } from '../../domain/analytics/figures-per-period.js';
 import { openMinutesPerPeriod } from '../../domain/analytics/open-minutes.js';
 import { assertCanAnalyseResource, assertCanReadUtilization } from '../../domain/analytics/utilization-access.js';
 import { periodBoundaries, utilizationPeriods, type UtilizationGrouping } from '../../domain/analytics/utilization-periods.js';
-import { noBookings, utilizationRow, type BookingFigures } from '../../domain/analytics/utilization-row.js';
+import { utilizationRow } from '../../domain/analytics/utilization-row.js';
 import type { Principal } from '../../domain/access/principal.js';
-import { parseClientInstant, utcText } from '../../domain/booking/booking-time.js';
+import { utcText } from '../../domain/booking/booking-time.js';
 import { invalidRequest } from '../../domain/domain-error.js';
-import { canonicalTimeZone } from '../../domain/time/time-zone.js';
 import type { Executor } from '../../infra/db/database.js';
-import { findAnalysedResources, listAnalysedResources, sumBookingsPerPeriod, type AnalysedResource } from '../../projections/utilization/utilization-queries.js';
+import { findAnalysedBookings, findAnalysedResources, listAnalysedResources, type AnalysedResource } from '../../projections/utilization/utilization-queries.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { timeJson } from './booking-json.js';
-
-const maxRangeDays = 366;
+import { parseScheduleQuery } from './schedule-query.js';
 
 type UtilizationQuery = { from?: string; to?: string; tz?: string; resourceId?: string | string[]; groupBy?: UtilizationGrouping };
 
@@ -39,22 +38,14 @@ export function utilizationRouter(services: Services): Router {
   router.get('/utilization', async (req, res) => {
     const actor = principalOf(res);
     const query = req.query as UtilizationQuery;
-    const from = parseClientInstant(String(query.from), '/query/from');
-    const to = parseClientInstant(String(query.to), '/query/to');
-    const timeZone = canonicalTimeZone(String(query.tz ?? 'UTC'));
-    if (!timeZone) throw invalidRequest(`unknown time zone "${String(query.tz)}"`, '/query/tz');
-    if (Temporal.Instant.compare(to, from) <= 0) throw invalidRequest('to must be after from', '/query/to');
-    if (Temporal.Instant.compare(to, from.add({ hours: maxRangeDays * 24 })) > 0) {
-      throw invalidRequest(`the range may span at most ${maxRangeDays} days`, '/query/to');
-    }
+    const { from, to, timeZone: asked } = parseScheduleQuery(query);
+    const timeZone = asked ?? 'UTC';
     assertCanReadUtilization(actor);
     const resources = await analysedResources(services.db, actor, query.resourceId);
 
     const periods = utilizationPeriods(from, to, query.groupBy ?? 'resource', timeZone);
-    const figures = new Map<string, BookingFigures>();
-    for (const f of await sumBookingsPerPeriod(services.db, resources.map((r) => r.id), periodBoundaries(periods))) {
-      figures.set(`${f.resourceId}/${f.period}`, f);
-    }
+    const boundaries = periodBoundaries(periods);
+    const bookings = await findAnalysedBookings(services.db, resources.map((r) => r.id), boundaries[0]!, boundaries.at(-1)!);
     // Resources sharing their hours (the usual case) share the open minutes' computation.
     const openByHours = new Map<string, number[]>();
     const openMinutesOf = (resource: AnalysedResource) => {
@@ -65,11 +56,12 @@ export function utilizationRouter(services: Services): Router {
     };
     const rows = resources.flatMap((resource) => {
       const open = openMinutesOf(resource);
-      return periods.map((period, i) => utilizationRow(resource.id, period.day, open[i]!, figures.get(`${resource.id}/${i + 1}`) ?? noBookings));
+      const figures = figuresPerPeriod(bookings.get(resource.id) ?? [], boundaries);
+      return periods.map((period, i) => utilizationRow(resource.id, period.day, open[i]!, figures[i]!));
     });
     res.json({
-      from: timeJson(utcText(from), query.tz === undefined ? undefined : timeZone),
-      to: timeJson(utcText(to), query.tz === undefined ? undefined : timeZone),
+      from: timeJson(utcText(from), asked),
+      to: timeJson(utcText(to), asked),
       timeZone,
       rows,
     });

@@ -4,7 +4,6 @@ import { applicationKind } from '../../infra/records/catalog/application-kind.js
 import { projectKind } from '../../infra/records/catalog/project-kind.js';
 import { publisherKind } from '../../infra/records/catalog/publisher-kind.js';
 import { purchaseKind } from '../../infra/records/catalog/purchase-kind.js';
-import { removeMarketplaceEntry } from '../../infra/records/catalog/remove-marketplace-entry.js';
 import type { RecordKindConfig } from '../records/record-kind-config.js';
 import { catalogRules } from './catalog-rules.js';
 
@@ -40,7 +39,6 @@ export const applications: RecordKindConfig = {
     ],
     unique: [['name', 'version']],
     dependents: [{ kind: purchaseKind, field: 'applicationId', what: 'purchases' }],
-    removedWith: (trx, key) => removeMarketplaceEntry(trx, key.id as number),
   }),
   access: platformRecordAccess,
 };

@@ -1,5 +1,5 @@
 import { invalidRequest, recordConflict } from '../../domain/domain-error.js';
-import type { RecordJson, RecordKey, RecordKind } from '../../domain/records/record-kind.js';
+import type { RecordJson, RecordKind } from '../../domain/records/record-kind.js';
 import type { Executor } from '../../infra/db/database.js';
 import { findRecordWith } from '../../infra/records/catalog/find-record-with.js';
 import type { RecordRules } from '../records/record-kind-config.js';
@@ -12,8 +12,6 @@ export type CatalogRuleSpec = {
   unique: string[][];
   /** Records of other kinds that keep a record from being deleted while they name it (409). */
   dependents: { kind: RecordKind; field: string; what: string }[];
-  /** Rows outside the record interface that go with a deleted record, in its transaction. */
-  removedWith?: (trx: Executor, key: RecordKey) => Promise<void>;
 };
 
 /** The rules of a catalog kind: checked for a whole bulk before anything is written, and again in each write's transaction. */
@@ -36,7 +34,6 @@ export function catalogRules(kind: RecordKind, spec: CatalogRuleSpec): RecordRul
           throw recordConflict(`${kind.label} ${key.id} still has ${dependent.what}`);
         }
       }
-      await spec.removedWith?.(trx, key);
     },
   };
 }

@@ -10,8 +10,6 @@ export type BookingFigures = {
 
 export type UtilizationRow = { resourceId: string; day?: string; openMinutes: number; utilization: number | null } & BookingFigures;
 
-export const noBookings: BookingFigures = { bookedMinutes: 0, bookings: 0, cancelled: 0, noShows: 0, completed: 0, checkedIn: 0 };
-
 /** Booked over open minutes; null when the resource was not open at all (no ratio to give). */
 export const utilizationOf = (bookedMinutes: number, openMinutes: number): number | null => (openMinutes > 0 ? bookedMinutes / openMinutes : null);
 

@@ -2,7 +2,7 @@ import type { PublishedBody } from '../booking/published-body.js';
 import { resourceEventTypes, type ResourceEvent, type ResourceRecord } from './resource-events.js';
 
 /** The published name of a resource event: a PATCH of isActive is an activation or a deactivation. */
-function publishedName(event: ResourceEvent): string {
+export function resourceEventName(event: ResourceEvent): string {
   switch (event.type) {
     case 'ResourceRegistered':
       return 'resource.register';
@@ -34,5 +34,5 @@ export function resourceEventBody(event: { type: string; data: Record<string, un
   const resourceEvent = event as ResourceEvent;
   const record = recordOf(resourceEvent);
   if (!record) return null;
-  return { event: publishedName(resourceEvent), timestamp: resourceEvent.data.at, workspace: record.workspace, data: record };
+  return { event: resourceEventName(resourceEvent), timestamp: resourceEvent.data.at, workspace: record.workspace, data: record };
 }

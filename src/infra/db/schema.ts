@@ -1,9 +1,10 @@
 import type { BookingsArchiveTable, BookingsTable } from './tables/bookings.table.js';
-import type { ApplicationsTable, MarketplaceEntriesTable, ProjectsTable, PublishersTable, PurchasesTable } from './tables/catalog.table.js';
+import type { ApplicationsTable, ProjectsTable, PublishersTable, PurchasesTable } from './tables/catalog.table.js';
 import type { DevicesTable, ZonesTable } from './tables/device-records.table.js';
 import type { EventsTable, StreamsTable } from './tables/events.table.js';
 import type { ProcessorCheckpointsTable } from './tables/processor-checkpoints.table.js';
 import type { ResourcesTable } from './tables/resources.table.js';
+import type { ScheduledRunsTable } from './tables/scheduled-runs.table.js';
 import type { TimersTable } from './tables/timers.table.js';
 import type { UtilizationBookingsTable } from './tables/utilization-bookings.table.js';
 import type { WebhookDeliveriesTable } from './tables/webhook-deliveries.table.js';
@@ -24,6 +25,6 @@ export type DB = {
   projects: ProjectsTable;
   applications: ApplicationsTable;
   purchases: PurchasesTable;
-  marketplace_entries: MarketplaceEntriesTable;
   utilization_bookings: UtilizationBookingsTable;
+  scheduled_runs: ScheduledRunsTable;
 };

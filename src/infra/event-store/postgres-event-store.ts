@@ -240,37 +240,83 @@ export function createPostgresEventStore(db: Database, { projections }: Postgres
     },
 
     async readAll({ after, maxCount }) {
-      // Only transactions below the oldest one still running are final: a slower transaction with a
-      // smaller id may still commit, and its events must not be passed over.
-      const rows = await db
-        .selectFrom('events')
-        .select(eventColumns)
-        .where(isFinalInLog())
-        .where(
-          sql<boolean>`(transaction_id, global_position) > (${after.transactionId}::xid8, ${after.globalPosition}::bigint)`,
-        )
-        .orderBy('events.transaction_id')
-        .orderBy('events.global_position')
-        .limit(maxCount)
-        .execute();
-      return rows.map(toRecorded);
+      return (await readLog(db, { after, maxCount })).events;
     },
   };
 }
 
+/** One read of the global log (`readLog`). */
+export type LogRead = {
+  after: LogPosition;
+  maxCount: number;
+  /**
+   * Keeps only the events `where` holds for (a condition on an `events` row). Such a read looks at
+   * no more than `scanWindow` events of the log, matching or not: a rare filter costs bounded work.
+   */
+  filter?: { where: RawBuilder<boolean>; scanWindow: number };
+  /**
+   * false: every committed event, past the late-commit horizon. Only for a reader that has locked
+   * out the writers it cares about (the rebuild), where the horizon would only hide recent events
+   * behind a transaction open elsewhere on the server.
+   */
+  horizon?: boolean;
+};
+
+/** `next` is where the following read continues: `after` when nothing was read. */
+export type LogPage = { events: RecordedEvent[]; next: LogPosition };
+
+type ScannedRow = { [Column in keyof EventRow]: EventRow[Column] | null } & { scanned_transaction_id: string; scanned_position: number };
+
+const positionOf = (event: { transactionId: string; globalPosition: number }): LogPosition => ({
+  transactionId: event.transactionId,
+  globalPosition: event.globalPosition,
+});
+
 /**
- * Every committed event after `after`, in log order, without the late-commit horizon: for a reader
- * that has locked out the writers it cares about (the rebuild), where the horizon would only hide
- * recent events behind a transaction open elsewhere on the server.
+ * The one reader of the global log: events in commit order, (transaction id, position), strictly
+ * after `after`. It stops below the late-commit horizon: a slower transaction with a smaller id may
+ * still commit, and its events must not be passed over. A filtered read answers at most `maxCount`
+ * matches; `next` follows the last of a full page, else the last event it looked at, so that the
+ * next read moves on past a window without matches.
  */
-export async function readCommittedEvents(db: Executor, after: LogPosition, maxCount: number): Promise<RecordedEvent[]> {
-  const rows = await db
-    .selectFrom('events')
-    .select(eventColumns)
-    .where(sql<boolean>`(transaction_id, global_position) > (${after.transactionId}::xid8, ${after.globalPosition}::bigint)`)
-    .orderBy('events.transaction_id')
-    .orderBy('events.global_position')
-    .limit(maxCount)
-    .execute();
-  return rows.map(toRecorded);
+export async function readLog(db: Executor, read: LogRead): Promise<LogPage> {
+  const { after, maxCount, filter } = read;
+  const final = read.horizon === false ? sql<boolean>`true` : isFinalInLog();
+  const beyond = sql<boolean>`(transaction_id, global_position) > (${after.transactionId}::xid8, ${after.globalPosition}::bigint)`;
+  if (!filter) {
+    const rows = await db
+      .selectFrom('events')
+      .select(eventColumns)
+      .where(final)
+      .where(beyond)
+      .orderBy('events.transaction_id')
+      .orderBy('events.global_position')
+      .limit(maxCount)
+      .execute();
+    const events = rows.map(toRecorded);
+    const last = events.at(-1);
+    return { events, next: last ? positionOf(last) : after };
+  }
+  // One statement, one horizon: the window's end and its matches come from the same snapshot.
+  const { rows } = await sql<ScannedRow>`
+    with scanned as (
+      select * from events where ${final} and ${beyond}
+      order by transaction_id, global_position
+      limit ${filter.scanWindow}),
+    last_scanned as (
+      select transaction_id::text as scanned_transaction_id, global_position as scanned_position from scanned
+      order by transaction_id desc, global_position desc limit 1),
+    matched as (
+      select * from scanned where ${filter.where}
+      order by transaction_id, global_position
+      limit ${maxCount})
+    select ${sql.raw(returnedColumns)}, scanned_transaction_id, scanned_position
+    from last_scanned left join matched on true
+    order by matched.transaction_id, matched.global_position`.execute(db);
+  const scanned = rows[0];
+  if (!scanned) return { events: [], next: after };
+  const events = rows.flatMap((row) => (row.event_id === null ? [] : [toRecorded(row as EventRow)]));
+  const last = events.at(-1);
+  const next = last && events.length === maxCount ? positionOf(last) : { transactionId: scanned.scanned_transaction_id, globalPosition: Number(scanned.scanned_position) };
+  return { events, next };
 }

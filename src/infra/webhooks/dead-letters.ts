@@ -74,6 +74,7 @@ export async function redeliverDeadLetter(db: Database, id: string, workspace: s
         attempts: 0,
         next_attempt_at: new Date(),
         claimed_until: null,
+        claim_id: null,
         dead_lettered_at: null,
         queue_order: sql`nextval('webhook_delivery_order')`,
       })

@@ -23,6 +23,7 @@ export async function queueWebhookDeliveries(db: Executor, deliveries: NewWebhoo
         status: 'pending' as const,
         next_attempt_at: now,
         claimed_until: null,
+        claim_id: null,
         last_error: null,
         last_status_code: null,
         dead_lettered_at: null,
@@ -34,14 +35,15 @@ export async function queueWebhookDeliveries(db: Executor, deliveries: NewWebhoo
 /**
  * Claims the deliveries that are due and first in line for their key: while the head of a key
  * waits for a retry or is being sent, the deliveries behind it wait too, and other keys flow. The
- * lease keeps a claimed delivery from every other sender until it ends. One statement, so that no transaction of the sender stays open to hold back the log's
- * horizon; a row another sender claimed meanwhile is re-checked against its new lease and left.
+ * lease keeps a claimed delivery from every other sender until it ends; `claimId` names this claim
+ * (releaseLostClaim). One statement, so that no transaction of the sender stays open to hold back
+ * the log's horizon; a row another sender claimed meanwhile is re-checked against its new lease and left.
  */
 export async function claimDueDeliveries(
   db: Database,
-  options: { now: Date; leaseMs: number; limit: number },
+  options: { now: Date; leaseMs: number; limit: number; claimId: string },
 ): Promise<WebhookDeliveryRow[]> {
-  const { now, leaseMs, limit } = options;
+  const { now, leaseMs, limit, claimId } = options;
   const { rows } = await sql<WebhookDeliveryRow>`
     with due as materialized (
       select d.id from webhook_deliveries as d
@@ -54,48 +56,91 @@ export async function claimDueDeliveries(
       order by d.queue_order
       limit ${limit}
       for update skip locked)
-    update webhook_deliveries as w set claimed_until = ${new Date(now.getTime() + leaseMs)}
+    update webhook_deliveries as w set claimed_until = ${new Date(now.getTime() + leaseMs)}, claim_id = ${claimId}
     from due where w.id = due.id
     returning w.*`.execute(db);
   return rows.sort((a, b) => Number(a.queue_order) - Number(b.queue_order));
 }
 
-/** Gives a claimed delivery back untried (the sender is stopping). */
-export async function releaseClaim(db: Executor, id: string): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ claimed_until: null }).where('id', '=', id).execute();
+/**
+ * Gives back every delivery still held by the claim `claimId`: a claim statement whose answer was
+ * lost with its connection may have committed, and its deliveries would otherwise wait out their lease.
+ */
+export async function releaseLostClaim(db: Executor, claimId: string): Promise<void> {
+  await db.updateTable('webhook_deliveries').set({ claimed_until: null, claim_id: null }).where('claim_id', '=', claimId).execute();
+}
+
+/** Gives a claimed delivery back untried (the sender is stopping); nothing when its claim is no longer this one. */
+export async function releaseClaim(db: Executor, delivery: WebhookDeliveryRow): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ claimed_until: null, claim_id: null })
+    .where('id', '=', delivery.id)
+    .where('claim_id', '=', delivery.claim_id)
+    .execute();
+}
+
+/** A delivery whose POST was acknowledged, and the id under which to claim its key's next one. */
+export type Acknowledged = { delivery: WebhookDeliveryRow; nextClaimId: string };
+
+/**
+ * Marks deliveries delivered and claims the next one of each key when it is due, in one statement
+ * for many keys: a resource's deliveries follow each other with one round trip between them, and
+ * many resources share that round trip. The statement still sees the deleted rows, so they are left
+ * out of the deliveries ahead. Answers each acknowledged delivery's next one, in the same order.
+ *
+ * Safe to repeat with the same `nextClaimId` after its answer was lost: a delivery is deleted only
+ * while this sender's claim still holds it (after its lease ran out another sender may have taken
+ * it over), the next one is claimed only when the delivery was deleted, now or by an earlier try,
+ * and a next one already claimed by `nextClaimId` (an earlier try that committed) is answered again.
+ */
+export async function markDeliveredAndClaimNext(
+  db: Executor,
+  acknowledged: readonly Acknowledged[],
+  options: { now: Date; leaseMs: number },
+): Promise<(WebhookDeliveryRow | undefined)[]> {
+  const { now, leaseMs } = options;
+  const { rows } = await sql<WebhookDeliveryRow>`
+    with acked as (
+      select * from unnest(
+        ${acknowledged.map((a) => a.delivery.id)}::uuid[],
+        ${acknowledged.map((a) => a.delivery.claim_id)}::uuid[],
+        ${acknowledged.map((a) => a.delivery.ordering_key)}::text[],
+        ${acknowledged.map((a) => a.nextClaimId)}::uuid[]) as a(id, claim_id, ordering_key, next_claim_id)),
+    delivered as (
+      delete from webhook_deliveries as w using acked
+      where w.id = acked.id and w.claim_id = acked.claim_id
+      returning w.id),
+    next as materialized (
+      select n.id, acked.next_claim_id from acked
+      cross join lateral (
+        select d.id from webhook_deliveries as d
+        where d.status = 'pending' and d.ordering_key = acked.ordering_key and d.id <> acked.id
+          and d.next_attempt_at <= ${now}
+          and (d.claimed_until is null or d.claimed_until <= ${now} or d.claim_id = acked.next_claim_id)
+          and not exists (
+            select 1 from webhook_deliveries as ahead
+            where ahead.status = 'pending' and ahead.ordering_key = d.ordering_key and ahead.queue_order < d.queue_order
+              and ahead.id <> acked.id)
+        order by d.queue_order
+        limit 1
+        for update skip locked) as n
+      where exists (select 1 from delivered where delivered.id = acked.id)
+        or not exists (select 1 from webhook_deliveries as gone where gone.id = acked.id))
+    update webhook_deliveries as w set claimed_until = ${new Date(now.getTime() + leaseMs)}, claim_id = next.next_claim_id
+    from next where w.id = next.id
+    returning w.*`.execute(db);
+  const byClaim = new Map(rows.map((row) => [row.claim_id, row]));
+  return acknowledged.map((a) => byClaim.get(a.nextClaimId));
 }
 
 /**
- * Marks a delivery delivered and claims the next one of its key when it is due, in one statement:
- * a resource's deliveries follow each other with one round trip between them. The statement still
- * sees the deleted row, so it is left out of the deliveries ahead.
+ * Counts a failed attempt: retried at `retryAt`, or dead-lettered when the schedule is spent (null).
+ * Nothing when its claim is no longer this one (safe to repeat).
  */
-export async function markDeliveredAndClaimNext(db: Executor, delivered: WebhookDeliveryRow, options: { now: Date; leaseMs: number }): Promise<WebhookDeliveryRow | undefined> {
-  const { now, leaseMs } = options;
-  const { rows } = await sql<WebhookDeliveryRow>`
-    with delivered as (delete from webhook_deliveries where id = ${delivered.id}),
-    next as materialized (
-      select d.id from webhook_deliveries as d
-      where d.status = 'pending' and d.ordering_key = ${delivered.ordering_key} and d.id <> ${delivered.id}
-        and d.next_attempt_at <= ${now}
-        and (d.claimed_until is null or d.claimed_until <= ${now})
-        and not exists (
-          select 1 from webhook_deliveries as ahead
-          where ahead.status = 'pending' and ahead.ordering_key = d.ordering_key and ahead.queue_order < d.queue_order
-            and ahead.id <> ${delivered.id})
-      order by d.queue_order
-      limit 1
-      for update skip locked)
-    update webhook_deliveries as w set claimed_until = ${new Date(now.getTime() + leaseMs)}
-    from next where w.id = next.id
-    returning w.*`.execute(db);
-  return rows[0];
-}
-
-/** Counts a failed attempt: retried at `retryAt`, or dead-lettered when the schedule is spent (null). */
 export async function recordFailedAttempt(
   db: Executor,
-  id: string,
+  delivery: WebhookDeliveryRow,
   failure: { statusCode: number | null; error: string; retryAt: Date | null; now: Date },
 ): Promise<void> {
   await db
@@ -105,8 +150,10 @@ export async function recordFailedAttempt(
       last_error: failure.error,
       last_status_code: failure.statusCode,
       claimed_until: null,
+      claim_id: null,
       ...(failure.retryAt ? { next_attempt_at: failure.retryAt } : { status: 'dead' as const, dead_lettered_at: failure.now }),
     }))
-    .where('id', '=', id)
+    .where('id', '=', delivery.id)
+    .where('claim_id', '=', delivery.claim_id)
     .execute();
 }

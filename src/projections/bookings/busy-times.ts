@@ -1,20 +1,37 @@
 import { sql } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
 import type { BusyTime } from '../../domain/booking/available-slots.js';
+import type { Resource } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
+import { rowToResource } from '../resources/resource-row.js';
 
 /**
- * The times held by active bookings (series parents aside) of a resource overlapping [from, to), as
- * epoch milliseconds: all free slots need. The predicates are findActiveOverlapping's, so the
- * exclusion constraint's GiST index answers; no row is parsed into a Date and written back as text.
+ * A live resource and the times held by its active bookings (series parents aside) overlapping
+ * [from, to), as epoch milliseconds: all free slots need, in one statement. The predicates are
+ * findActiveOverlapping's, so the exclusion constraint's GiST index answers; the times travel as
+ * one text ("start end,start end"), no row is parsed into a Date and written back.
  */
-export async function findBusyTimes(db: Executor, bookableResourceId: string, from: Temporal.Instant, to: Temporal.Instant): Promise<BusyTime[]> {
-  if (from.epochMilliseconds >= to.epochMilliseconds) return [];
-  const { rows } = await sql<BusyTime>`
-    select floor(extract(epoch from start_time) * 1000)::float8 as "startMs", floor(extract(epoch from end_time) * 1000)::float8 as "endMs"
-    from bookings
-    where bookable_resource_id = ${bookableResourceId}
-      and status in ('pending', 'confirmed') and not is_series_parent
-      and tstzrange(start_time, end_time, '[)') && tstzrange(${from.toString()}::timestamptz, ${to.toString()}::timestamptz, '[)')`.execute(db);
-  return rows;
+export async function findResourceWithBusyTimes(db: Executor, id: string, from: Temporal.Instant, to: Temporal.Instant): Promise<{ resource: Resource; busy: BusyTime[] } | null> {
+  const row = await db
+    .selectFrom('resources as r')
+    .selectAll('r')
+    .select(
+      sql<string | null>`(
+        select string_agg(floor(extract(epoch from b.start_time) * 1000)::bigint || ' ' || floor(extract(epoch from b.end_time) * 1000)::bigint, ',')
+        from bookings b
+        where b.bookable_resource_id = r.id
+          and b.status in ('pending', 'confirmed') and not b.is_series_parent
+          and tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${from.toString()}::timestamptz, ${to.toString()}::timestamptz, '[)')
+      )`.as('busy'),
+    )
+    .where('r.id', '=', id)
+    .where('r.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { busy, ...resource } = row;
+  const times = (busy?.split(',') ?? []).map((pair) => {
+    const gap = pair.indexOf(' ');
+    return { startMs: Number(pair.slice(0, gap)), endMs: Number(pair.slice(gap + 1)) };
+  });
+  return { resource: rowToResource(resource), busy: times };
 }

@@ -7,8 +7,9 @@ import type { DB } from '../../infra/db/schema.js';
 
 /**
  * Schedules rendered by PostgreSQL: every booking record of an answer becomes JSON text in SQL,
- * with its times formatted in SQL, and the array travels to the client as it comes. No timestamp
- * is parsed into a Date, formatted back, or stringified again in Node.
+ * with its times formatted in SQL, and is kept by its row version, so that the next answer holding
+ * the same row (another range, or after a write to another booking) sends the same bytes without
+ * building them again. No timestamp is parsed into a Date, formatted back, or stringified in Node.
  *
  * The text must equal, byte for byte, what JSON.stringify(bookingJson(...)) writes
  * (src/api/booking/booking-json.ts); tests/projections/schedule-json.test.ts compares the two.
@@ -46,13 +47,15 @@ const timeOrNull = (t: string, zoned: boolean) => `case when ${t} is null then '
 /** to_json escapes as JSON.stringify does (", \, \b \f \n \r \t, other controls as \u00xx). */
 const value = (column: string) => `coalesce(to_json(${column})::text, 'null')`;
 
+/** Whether the caller sees a row's details (canSeeBooking's rule over `params`). */
+const visibleSql = `((params.all_workspaces or b.workspace::text = params.workspace) and (params.every_booker or b.booker_profile_id = params.sub))`;
+
 /**
  * The one place where a booking row `b` becomes its record (spec 2.2 plus exceptionOf), fields in
  * bookingJson's order; `visible` false writes the anonymous record of anonymousBookingJson.
  */
 function bookingRecordJson(zoned: boolean): string {
-  const visible = `((params.all_workspaces or b.workspace::text = params.workspace) and (params.every_booker or b.booker_profile_id = params.sub))`;
-  const privateValue = (column: string) => `case when ${visible} then ${value(column)} else 'null' end`;
+  const privateValue = (column: string) => `case when ${visibleSql} then ${value(column)} else 'null' end`;
   const fields: [string, string][] = [
     ['id', value('b.id')],
     ['bookableResourceId', value('b.bookable_resource_id')],
@@ -88,6 +91,13 @@ function bookingRecordJson(zoned: boolean): string {
 // Built once: the SQL text depends only on whether the answer has a zone.
 const recordSql = { utc: sql.raw(bookingRecordJson(false)), zoned: sql.raw(bookingRecordJson(true)) };
 
+/**
+ * A row version as the view sees it: "id xmin 1|0". xmin changes with every write of the row (a
+ * new tuple), so equal versions are equal rows, and the flag says which record (full or
+ * anonymous) the view gets: a rendered record is a function of the version, the flag and the zone.
+ */
+const rowVersionSql = sql.raw(`b.id::text || ' ' || b.xmin::text || case when ${visibleSql} then ' 1' else ' 0' end`);
+
 const params = (view: ScheduleView): RawBuilder<unknown> =>
   sql`select ${view.allWorkspaces}::boolean as all_workspaces, ${view.workspace}::text as workspace, ${view.everyBooker}::boolean as every_booker, ${view.sub}::text as sub`;
 
@@ -99,23 +109,86 @@ function inAnswerZone<T>(db: Database, timeZone: string | undefined, read: (trx:
   });
 }
 
-/**
- * The `bookings` array of a schedule as JSON text: bookings of the resource overlapping [from, to)
- * in `statuses`, series parents aside, by start and id (findScheduledBookings' selection).
- */
-export async function renderScheduleBookings(
-  db: Database,
-  query: { bookableResourceId: string; from: Temporal.Instant; to: Temporal.Instant; statuses: readonly BookingStatus[]; timeZone?: string; view: ScheduleView },
-): Promise<string> {
-  const { rows } = await inAnswerZone(db, query.timeZone, (trx) => sql<{ bookings: string }>`
+export type ScheduleSelection = {
+  bookableResourceId: string;
+  from: Temporal.Instant;
+  to: Temporal.Instant;
+  statuses: readonly BookingStatus[];
+  timeZone?: string;
+  view: ScheduleView;
+};
+
+/** findScheduledBookings' selection: bookings of the resource overlapping [from, to) in `statuses`, series parents aside. */
+const inSchedule = (query: ScheduleSelection) => sql`
+  b.bookable_resource_id = ${query.bookableResourceId}
+  and b.status = any(${[...query.statuses]}::text[])
+  and not b.is_series_parent
+  and tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${query.from.toString()}::timestamptz, ${query.to.toString()}::timestamptz, '[)')`;
+
+/** The versions of the schedule's rows, by start and id: one short text per row, no record built. */
+async function listRowVersions(db: Executor, query: ScheduleSelection): Promise<string[]> {
+  const { rows } = await sql<{ versions: string | null }>`
     with params as (${params(query.view)})
-    select coalesce('[' || string_agg(${query.timeZone ? recordSql.zoned : recordSql.utc}, ',' order by b.start_time, b.id) || ']', '[]') as bookings
+    select string_agg(${rowVersionSql}, ',' order by b.start_time, b.id) as versions
     from bookings b, params
-    where b.bookable_resource_id = ${query.bookableResourceId}
-      and b.status = any(${[...query.statuses]}::text[])
-      and not b.is_series_parent
-      and tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${query.from.toString()}::timestamptz, ${query.to.toString()}::timestamptz, '[)')`.execute(trx));
-  return rows[0]!.bookings;
+    where ${inSchedule(query)}`.execute(db);
+  return rows[0]!.versions?.split(',') ?? [];
+}
+
+/** Records with their versions: of the rows with these ids, or (ids null) of the whole schedule by start and id. */
+async function renderRecords(db: Database, query: ScheduleSelection, ids: readonly string[] | null): Promise<{ version: string; record: string }[]> {
+  const { rows } = await inAnswerZone(db, query.timeZone, (trx) => sql<{ version: string; record: string }>`
+    with params as (${params(query.view)})
+    select ${rowVersionSql} as version, ${query.timeZone ? recordSql.zoned : recordSql.utc} as record
+    from bookings b, params
+    where ${ids ? sql`b.id = any(${ids}::uuid[])` : sql`${inSchedule(query)} order by b.start_time, b.id`}`.execute(trx));
+  return rows;
+}
+
+/** Rendered records by zone and row version, shared by every answer that holds the same rows. */
+export type RecordCache = { get(key: string): Buffer | undefined; set(key: string, record: Buffer): unknown };
+
+const recordKey = (timeZone: string | undefined, version: string) => `${timeZone ?? ''}|${version}`;
+
+const [openBracket, closeBracket, emptyArray] = ['[', ']', '[]'].map((text) => Buffer.from(text)) as [Buffer, Buffer, Buffer];
+
+/** A record as kept: with the comma that precedes it in an array (the first record's is left out). */
+const keptRecord = (record: string) => Buffer.from(`,${record}`);
+
+/** A JSON array of kept records, in order, as parts to concatenate once (with whatever surrounds the array). */
+function jsonArrayParts(records: readonly Buffer[]): Buffer[] {
+  if (records.length === 0) return [emptyArray];
+  return [openBracket, records[0]!.subarray(1), ...records.slice(1), closeBracket];
+}
+
+/** Attempts at reusing records before the whole schedule is rendered in one statement. */
+const reuseAttempts = 3;
+
+/**
+ * The `bookings` array of a schedule as JSON bytes (findScheduledBookings' selection and order), in
+ * parts to be concatenated once with the rest of the answer. The rows' versions are listed first;
+ * only records not in `cache` are rendered, then kept. A row written between the listing and the
+ * rendering comes back with another version: the listing is taken again. The answer is always the
+ * rows of one listing, each as it was then.
+ */
+export async function renderScheduleBookings(db: Database, query: ScheduleSelection, cache: RecordCache): Promise<Buffer[]> {
+  for (let attempt = 0; attempt < reuseAttempts; attempt++) {
+    const versions = await listRowVersions(db, query);
+    const records: (Buffer | undefined)[] = versions.map((version) => cache.get(recordKey(query.timeZone, version)));
+    const missing = versions.filter((_, i) => records[i] === undefined);
+    if (missing.length) {
+      const fresh = new Map((await renderRecords(db, query, missing.map((version) => version.slice(0, version.indexOf(' '))))).map((r) => [r.version, r.record]));
+      versions.forEach((version, i) => {
+        const record = fresh.get(version);
+        if (record === undefined || records[i] !== undefined) return;
+        records[i] = keptRecord(record);
+        cache.set(recordKey(query.timeZone, version), records[i]);
+      });
+    }
+    if (records.every((record): record is Buffer => record !== undefined)) return jsonArrayParts(records);
+  }
+  const rendered = await renderRecords(db, query, null);
+  return jsonArrayParts(rendered.map((r) => keptRecord(r.record)));
 }
 
 /**

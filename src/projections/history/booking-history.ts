@@ -29,7 +29,7 @@ export function bookingHistory<Json extends Record<string, unknown>>(events: Sto
     const entry = {
       position: Number(event.globalPosition),
       revision: Number(event.streamRevision),
-      event: historyEventName(event.type),
+      event: historyEventName(event),
       at: data.at,
       by: data.by,
       changes: recordChanges(before, booking),

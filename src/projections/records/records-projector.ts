@@ -29,12 +29,8 @@ export function recordsProjectorOf(kinds: readonly RecordKind[]): Projector {
   };
 }
 
-/**
- * Device and catalog records. Marketplace entries are records no more (the marketplace follows the
- * application's status): a rebuild empties what is left of them, after the applications they refer to.
- */
-const ofRecordKinds = recordsProjectorOf(recordKinds);
-export const recordsProjector: Projector = { ...ofRecordKinds, tables: [...ofRecordKinds.tables, 'marketplace_entries'] };
+/** Device and catalog records. */
+export const recordsProjector: Projector = recordsProjectorOf(recordKinds);
 
 function keyColumnsOf(kind: RecordKind): string[] {
   const id = kind.fields[kind.id.field]!.column;

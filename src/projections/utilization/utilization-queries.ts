@@ -1,68 +1,35 @@
 import { sql } from 'kysely';
-import type { BookingFigures } from '../../domain/analytics/utilization-row.js';
+import type { AnalysedBooking } from '../../domain/analytics/figures-per-period.js';
+import type { BookingStatus } from '../../domain/booking/booking.js';
 import type { Availability } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
 
-/** The figures of one resource in one period (1-based index into the boundaries' periods). */
-export type PeriodFigures = BookingFigures & { resourceId: string; period: number };
-
 /**
- * Sums the bookings of the resources per period, reading only those overlapping the range (the
- * GiST index on resource and time range). `boundaries` are the periods' starts and the last end in
- * epoch ms, ascending; a booking falls into the periods between the buckets of its clipped start
- * and end, found by width_bucket, so each row is cut only at the boundaries it crosses. Minutes are
- * held by confirmed, completed and no-show bookings; the counts take the bookings starting in the period.
+ * The bookings of the resources overlapping [fromMs, toMs) (the GiST index on resource and time
+ * range), by resource: times in epoch microseconds, status, checked in. One row per resource, its
+ * bookings as one text ("start end status 0|1", comma-separated): the driver builds 200 strings
+ * instead of 17,000 row objects, and the figures are summed in Node (figuresPerPeriod).
  */
-export async function sumBookingsPerPeriod(db: Executor, resourceIds: readonly string[], boundaries: readonly number[]): Promise<PeriodFigures[]> {
-  if (resourceIds.length === 0 || boundaries.length < 2) return [];
-  const bounds = boundaries.map((ms) => new Date(ms).toISOString());
-  const from = bounds[0]!;
-  const to = bounds.at(-1)!;
-  const { rows } = await sql<{
-    resource_id: string;
-    period: number;
-    booked_ms: string | number;
-    bookings: string | number;
-    cancelled: string | number;
-    no_shows: string | number;
-    completed: string | number;
-    checked_in: string | number;
-  }>`
-    with bounds as (select ${bounds}::timestamptz[] as b),
-    hit as (
-      select u.*,
-             width_bucket(greatest(u.start_time, ${from}::timestamptz), bounds.b) as first_period,
-             width_bucket(least(u.end_time, ${to}::timestamptz) - interval '1 microsecond', bounds.b) as last_period
-      from utilization_bookings u, bounds
-      where u.bookable_resource_id = any(${resourceIds}::uuid[])
-        and tstzrange(u.start_time, u.end_time, '[)') && tstzrange(${from}::timestamptz, ${to}::timestamptz, '[)')
-    ),
-    cut as (
-      select hit.bookable_resource_id, p.period, hit.status, hit.checked_in,
-             greatest(hit.start_time, bounds.b[p.period]) as held_from,
-             least(hit.end_time, bounds.b[p.period + 1]) as held_to,
-             hit.start_time >= bounds.b[p.period] and hit.start_time < bounds.b[p.period + 1] as starts_here
-      from hit, bounds, generate_series(hit.first_period, hit.last_period) as p(period)
-    )
-    select bookable_resource_id as resource_id, period,
-           coalesce(sum(extract(epoch from held_to - held_from) * 1000) filter (where status in ('confirmed', 'completed', 'no_show')), 0) as booked_ms,
-           count(*) filter (where starts_here) as bookings,
-           count(*) filter (where starts_here and status = 'cancelled') as cancelled,
-           count(*) filter (where starts_here and status = 'no_show') as no_shows,
-           count(*) filter (where starts_here and status = 'completed') as completed,
-           count(*) filter (where starts_here and checked_in) as checked_in
-    from cut
-    group by bookable_resource_id, period`.execute(db);
-  return rows.map((r) => ({
-    resourceId: r.resource_id,
-    period: Number(r.period),
-    bookedMinutes: Number(r.booked_ms) / 60_000,
-    bookings: Number(r.bookings),
-    cancelled: Number(r.cancelled),
-    noShows: Number(r.no_shows),
-    completed: Number(r.completed),
-    checkedIn: Number(r.checked_in),
-  }));
+export async function findAnalysedBookings(db: Executor, resourceIds: readonly string[], fromMs: number, toMs: number): Promise<Map<string, AnalysedBooking[]>> {
+  const byResource = new Map<string, AnalysedBooking[]>();
+  if (resourceIds.length === 0 || fromMs >= toMs) return byResource;
+  const { rows } = await sql<{ resource_id: string; bookings: string }>`
+    select bookable_resource_id::text as resource_id,
+           string_agg(concat_ws(' ', (extract(epoch from start_time) * 1000000)::bigint, (extract(epoch from end_time) * 1000000)::bigint, status, checked_in::int), ',') as bookings
+    from utilization_bookings
+    where bookable_resource_id = any(${resourceIds}::uuid[])
+      and tstzrange(start_time, end_time, '[)') && tstzrange(${new Date(fromMs).toISOString()}::timestamptz, ${new Date(toMs).toISOString()}::timestamptz, '[)')
+    group by bookable_resource_id`.execute(db);
+  for (const row of rows) {
+    byResource.set(
+      row.resource_id,
+      row.bookings.split(',').map((text) => {
+        const [start, end, status, checkedIn] = text.split(' ');
+        return { startUs: Number(start), endUs: Number(end), status: status as BookingStatus, checkedIn: checkedIn === '1' };
+      }),
+    );
+  }
+  return byResource;
 }
 
 /** A resource as utilization needs it: who may see it, and its operating hours. */

@@ -159,6 +159,9 @@ describe('utilization over HTTP', function () {
       expect(res.status, JSON.stringify(query)).to.equal(400);
       expect(res.body.statusCode).to.equal(400);
     }
+    const tooMany = await utilization({ ...range, resourceId: Array.from({ length: 21 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`) });
+    expect(tooMany.status).to.equal(400);
+    expect(tooMany.body.message).to.include('at most 20 times');
     expect((await utilization({ from: '2026-01-01T00:00:00Z', to: '2027-01-02T00:00:00Z' })).status).to.equal(200);
     expect((await utilization({ ...range, resourceId: Array.from({ length: 20 }, () => room) })).body.rows).to.have.length(1);
   });

@@ -4,6 +4,8 @@ import pg from 'pg';
 import { createPostgresEventStore } from '../../../src/infra/event-store/postgres-event-store.js';
 import { booking } from '../../domain/booking/booking-fixtures.js';
 import { bookingBody, registerZone, setClock } from '../booking/booking-api.js';
+import { deviceRecord, zoneRecord } from '../../support/record-samples.js';
+import { assertPublishedEvent } from '../../support/published-event-schemas.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 type FeedEvent = { id: string; event: string; position: number; workspace: string; data: { id: string } };
@@ -12,6 +14,7 @@ describe('the audit feed GET /booking/v1/events', function () {
   this.timeout(120_000);
   let server: TestServer;
   let admin: string;
+  let room: string;
   let slot = 0;
 
   /** A booking created over HTTP in the server's workspace; answers its id. */
@@ -48,7 +51,7 @@ describe('the audit feed GET /booking/v1/events', function () {
     server = await startTestServer();
     setClock(server, '2027-01-04T08:00:00Z');
     admin = server.token({ level: 'LV2', sub: 'admin' });
-    await registerZone(server, 'feed-room');
+    room = await registerZone(server, 'feed-room');
   });
   after(() => server.stop());
 
@@ -58,6 +61,7 @@ describe('the audit feed GET /booking/v1/events', function () {
     expect((await server.request('PATCH', `/booking/v1/bookings/${cancelled}/cancel`, { token: admin, body: {} })).status).to.equal(200);
     const { events, next } = await readToEnd(0, '&limit=1');
     expect(events.map((e) => [e.event, e.data.id])).to.deep.equal([
+      ['resource.register', room],
       ['booking.create', first],
       ['booking.create', cancelled],
       ['booking.cancel', cancelled],
@@ -68,6 +72,40 @@ describe('the audit feed GET /booking/v1/events', function () {
     expect(again).to.deep.equal({ events: [], next });
     const cancels = await page(0, '&event=booking.cancel');
     expect(cancels.events.map((e) => e.data.id)).to.deep.equal([cancelled]);
+  });
+
+  it('lists resource, device and zone events too, each under the name the webhooks and Kafka give it', async () => {
+    const { next: start } = await readToEnd(0);
+    const resource = await registerZone(server, 'feed-desk');
+    for (const change of [{ capacity: 3 }, { isActive: false }, { isActive: true }]) {
+      expect((await server.request('PATCH', `/booking/v1/resources/${resource}`, { token: admin, body: change })).status).to.equal(200);
+    }
+    expect((await server.request('DELETE', `/booking/v1/resources/${resource}`, { token: admin })).status).to.equal(204);
+    const store = createPostgresEventStore(server.database.db, { projections: [] });
+    const { workspace } = server;
+    const at = '2027-01-04T08:00:00Z';
+    const zone = zoneRecord(workspace, 'zone-gone');
+    const device = deviceRecord(workspace, 'dev-gone');
+    await store.appendToStream(`test-${randomUUID()}`, [
+      // Not published: a record change other than a deletion, and a resource event stored before events carried the resource.
+      { type: 'ZoneUpdated', data: { workspace, id: zone.id, record: zone, by: 'admin', at } },
+      { type: 'ResourceDeactivated', data: { id: resource, reason: 'zone deleted', by: 'system', at } },
+      { type: 'ZoneDeleted', data: { workspace, id: zone.id, record: zone, by: 'admin', at } },
+      { type: 'DeviceDeleted', data: { workspace, id: device.id, record: device, by: 'admin', at } },
+    ], 'no_stream');
+
+    const { events } = await readToEnd(start, '&limit=2');
+    expect(events.map((e) => e.event)).to.deep.equal(['resource.register', 'resource.update', 'resource.deactivate', 'resource.activate', 'resource.remove', 'zone.delete', 'device.delete']);
+    expect(events.slice(0, 5).map((e) => e.data.id)).to.deep.equal(Array(5).fill(resource));
+    expect(events.every((e) => e.workspace === workspace)).to.equal(true);
+    events.forEach((e) => assertPublishedEvent(e));
+    for (const name of new Set(events.map((e) => e.event))) {
+      const only = await readToEnd(start, `&limit=2&event=${name}`);
+      expect(only.events.map((e) => e.id), name).to.deep.equal(events.filter((e) => e.event === name).map((e) => e.id));
+    }
+    const lv1 = server.token({ level: 'LV1', sub: 'root', workspace: null });
+    const elsewhere = await server.request('GET', `/booking/v1/events?after=${start}&limit=1000&workspace=${randomUUID()}`, { token: lv1 });
+    expect(elsewhere.body.events).to.deep.equal([]);
   });
 
   it('sees every event exactly once when a transaction commits after a later position', async function () {

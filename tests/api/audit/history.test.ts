@@ -114,6 +114,15 @@ describe('booking and resource history over HTTP', function () {
       }
     });
 
+    it('names each resource event as the published stream does: a PATCH of isActive is a deactivation or an activation', async () => {
+      const desk = await registerZone(server, 'history-desk');
+      for (const change of [{ isActive: false }, { isActive: true }, { capacity: 2 }]) {
+        expect((await server.request('PATCH', `/booking/v1/resources/${desk}`, { token: admin, body: change })).status).to.equal(200);
+      }
+      const res = await server.request('GET', `/booking/v1/resources/${desk}/history`, { token: admin });
+      expect(res.body.events.map((e: { event: string }) => e.event)).to.deep.equal(['resource.register', 'resource.deactivate', 'resource.activate', 'resource.update']);
+    });
+
     it('takes after and limit within bounds only', async () => {
       for (const query of ['limit=0', 'limit=1001', 'after=-1', 'after=x']) {
         const res = await server.request('GET', `/booking/v1/resources/${resourceId}/history?${query}`, { token: admin });

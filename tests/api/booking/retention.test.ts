@@ -4,6 +4,7 @@ import { Temporal } from 'temporal-polyfill';
 import { workerOptionsFor } from '../../../src/workers/worker-options.js';
 import { startRetentionLoop } from '../../../src/workers/retention/start-retention-loop.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
+import { waitFor } from '../../workers/worker-test-kit.js';
 import { bookingBody, registerZone, setClock } from './booking-api.js';
 
 /** npm run archive against the server's database, as its own process: exit code and output. */
@@ -130,5 +131,32 @@ describe('retention: archiving ended bookings (contract §13)', function () {
       expect((await listIds('&archived=true')), `RETENTION_DAYS=${days}`).to.deep.equal(expected);
       expect(await listIds()).to.have.members(days === '0' ? [old, recent] : [recent]);
     }
+  });
+
+  it('the worker archives daily at 03:00 UTC, catching up once at start when the last run is older than the latest 03:00', async () => {
+    server = await startTestServer({ RETENTION_DAYS: '30' });
+    await registerZone(server, 'ret-room');
+    setClock(server, '2026-01-05T08:00:00Z');
+    const old = await book('ret-room', '2026-01-05T09:00:00Z', '2026-01-05T10:00:00Z');
+    await cancel(old);
+    setClock(server, '2026-02-14T10:00:00Z');
+    const lastRun = () => server.database.db.selectFrom('scheduled_runs').select('last_run_at').where('name', '=', 'retention').executeTakeFirst();
+    const startLoop = () => startRetentionLoop(server.services, workerOptionsFor(server.services.config, { standbyRetryMs: 50 }));
+
+    // Today's run is done (after 03:00): a worker starting now leaves it at that.
+    await server.database.db.insertInto('scheduled_runs').values({ name: 'retention', last_run_at: new Date('2026-02-14T03:00:05Z') }).execute();
+    const waiting = startLoop();
+    // Nothing to wait for: give the loop a moment to do wrong.
+    await new Promise((r) => setTimeout(r, 500));
+    await waiting.stop();
+    expect(await listIds()).to.include(old);
+    expect((await lastRun())!.last_run_at.toISOString()).to.equal('2026-02-14T03:00:05.000Z');
+
+    // The last run is older than a day: the worker catches up at start, and records it.
+    await server.database.db.updateTable('scheduled_runs').set({ last_run_at: new Date('2026-02-13T02:00:00Z') }).execute();
+    const catchingUp = startLoop();
+    await waitFor(async () => (await lastRun())!.last_run_at.toISOString() === '2026-02-14T10:00:00.000Z', { timeoutMs: 20_000, what: 'the catch-up run' });
+    await catchingUp.stop();
+    expect(await listIds('&archived=true')).to.deep.equal([old]);
   });
 });

@@ -43,6 +43,26 @@ describe('schedule ETag and If-None-Match', function () {
     expect(repeated.body).to.deep.equal(first.body);
   });
 
+  it('a repeated answer comes gzipped to a client that accepts gzip: the same bytes, a tag of its own that revalidates', async () => {
+    const url = `${server.url}/booking/v1/resources/${zone}/schedule?${range}`;
+    const get = (encoding: string, headers: Record<string, string> = {}) => fetch(url, { headers: { authorization: `Bearer ${admin}`, 'accept-encoding': encoding, ...headers } });
+    await (await get('identity')).arrayBuffer();
+    const plain = await get('identity');
+    const zipped = await get('gzip, deflate, br');
+    expect(plain.headers.get('content-encoding')).to.equal(null);
+    expect(zipped.headers.get('content-encoding')).to.equal('gzip');
+    expect(zipped.headers.get('vary')).to.equal('Accept-Encoding');
+    // fetch inflates the body: equal bytes once decoded.
+    expect(Buffer.from(await zipped.arrayBuffer()).equals(Buffer.from(await plain.arrayBuffer()))).to.equal(true);
+    const zippedTag = zipped.headers.get('etag')!;
+    expect(zippedTag).to.not.equal(plain.headers.get('etag'));
+    for (const [encoding, tag] of [['gzip', zippedTag], ['identity', zippedTag], ['gzip', plain.headers.get('etag')!]] as const) {
+      const again = await get(encoding, { 'if-none-match': tag });
+      expect(again.status).to.equal(304);
+      expect(again.headers.get('etag')).to.equal(tag);
+    }
+  });
+
   it('a write on the resource changes the tag and the answer', async () => {
     const before = await schedule(admin);
     const created = await server.request('POST', '/booking/v1/bookings', { body: bookingBody('zone-etag', '2027-01-05T11:00:00Z', '2027-01-05T12:00:00Z'), token: bob });

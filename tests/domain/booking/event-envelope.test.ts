@@ -5,6 +5,7 @@ import { toEventEnvelope } from '../../../src/domain/booking/event-envelope.js';
 import { decideDeactivate, decideRegister, decideRemove, decideUpdate } from '../../../src/domain/resource/decide-resource.js';
 import { evolveResource } from '../../../src/domain/resource/evolve-resource.js';
 import { Temporal } from 'temporal-polyfill';
+import { deviceRecord, zoneRecord } from '../../support/record-samples.js';
 import { assertPublishedEvent } from '../../support/published-event-schemas.js';
 import { sampleBooking } from '../../workers/booking-event-fixture.js';
 
@@ -26,20 +27,9 @@ function recorded(event: BookingEvent | { type: string; data: Record<string, unk
 
 describe('event envelopes (contract §8)', () => {
   const booking = sampleBooking();
-  const base = {
-    id: booking.id,
-    bookableResourceId: booking.bookableResourceId,
-    resourceId: booking.resourceId,
-    resourceType: booking.resourceType,
-    bookerEmail: booking.bookerEmail,
-    bookerProfileId: booking.bookerProfileId,
-    startTime: booking.startTime,
-    endTime: booking.endTime,
-    title: booking.title,
-    workspace: booking.workspace,
-    isSeriesParent: false,
-    recurrenceParentId: null,
-  };
+  // The base set of contract §8 and §14, status aside (it is the booking's after each event).
+  const baseFields = ['id', 'bookableResourceId', 'resourceId', 'resourceType', 'bookerEmail', 'bookerProfileId', 'startTime', 'endTime', 'title', 'workspace', 'isSeriesParent', 'recurrenceParentId'] as const;
+  const base = Object.fromEntries(baseFields.map((field) => [field, booking[field]]));
   const envelopeOf = (event: BookingEvent) => toEventEnvelope(recorded(event))!;
 
   it('wraps the base set of spec §6 with the stored event id, the name, the time, the workspace and the log position', () => {
@@ -119,11 +109,11 @@ describe('resource and record event envelopes (contract §14)', () => {
 
   it('publishes device and zone deletions with the deleted record', () => {
     const workspace = 'f3a9c1d2-5b6e-4f70-8a91-b2c3d4e5f607';
-    const zone = { id: 'zone-7', name: 'Room 7', parentZoneId: null, workspace };
+    const zone = zoneRecord(workspace, 'zone-7', 'Room 7');
     const envelope = toEventEnvelope(recorded({ type: 'ZoneDeleted', data: { workspace, id: 'zone-7', record: zone, by: 'admin-1', at } }))!;
     expect(envelope).to.deep.include({ event: 'zone.delete', timestamp: at, workspace, data: zone });
     assertPublishedEvent(envelope);
-    const device = { id: 'dev-1', shortName: 'd1', name: 'Desk 1', type: 'desk', visible: true, extra: {}, decoder: '', extName: '', enableAlert: false, timeout: 0, stateRef: [], workspace };
+    const device = deviceRecord(workspace, 'dev-1');
     assertPublishedEvent(toEventEnvelope(recorded({ type: 'DeviceDeleted', data: { workspace, id: 'dev-1', record: device, by: 'admin-1', at } }))!);
   });
 

@@ -1,29 +1,19 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
-import { createEmbeddedDatabase, createDatabase, type Database } from '../../../src/infra/db/database.js';
+import type { Database } from '../../../src/infra/db/database.js';
 import { migrateTo, migrateToLatest } from '../../../src/infra/db/migrate.js';
 import { createPostgresEventStore } from '../../../src/infra/event-store/postgres-event-store.js';
 import { verifyHashChains } from '../../../src/infra/event-store/verify-hash-chains.js';
-import { createScratchDatabase, postgresServer } from '../../support/scratch-database.js';
+import { createUnmigratedDatabase } from '../../support/test-database.js';
 
 describe('migrating a log stored before the hash chain', function () {
   this.timeout(60_000);
   let db: Database;
-  let drop: () => Promise<void>;
+  let destroy: () => Promise<void>;
   beforeEach(async () => {
-    if (postgresServer) {
-      const scratch = await createScratchDatabase('booking_mig');
-      db = createDatabase(scratch.config);
-      drop = async () => {
-        await db.destroy();
-        await scratch.drop();
-      };
-    } else {
-      db = createEmbeddedDatabase();
-      drop = () => db.destroy();
-    }
+    ({ db, destroy } = await createUnmigratedDatabase());
   });
-  afterEach(() => drop());
+  afterEach(() => destroy());
 
   it('chains the stored events, and appends continue the chains', async () => {
     await migrateTo(db, '0008-catalog');

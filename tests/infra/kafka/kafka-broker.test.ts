@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { createKafkaProducer } from '../../../src/infra/kafka/create-kafka-producer.js';
@@ -10,11 +9,12 @@ import { processBatch } from '../../../src/workers/process-batch.js';
 import { readCheckpoint } from '../../../src/workers/processor-checkpoint.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import { kafkaAvailability, startKafkaBroker, type KafkaBroker } from '../../support/kafka-broker.js';
+import { consumeTopic, createTopic } from '../../support/kafka-topic.js';
 import { bookingCreated, sampleBooking } from '../../workers/booking-event-fixture.js';
-import { logSettled, waitFor } from '../../workers/worker-test-kit.js';
+import { logSettled } from '../../workers/worker-test-kit.js';
 
 (kafkaAvailability() ? describe : describe.skip)('Kafka relay against a real broker (KAFKA_BROKERS, or KAFKA_LIBS to start one)', () => {
-  const topic = `booking-events-test-${randomUUID()}`;
+  let topic: string;
   let broker: KafkaBroker;
   let kafka: Kafka;
   let database: TestDatabase;
@@ -27,10 +27,7 @@ import { logSettled, waitFor } from '../../workers/worker-test-kit.js';
     kafka = new Kafka({ clientId: 'booking-contract-test', brokers: broker.brokers, logLevel: logLevel.NOTHING });
     database = await createTestDatabase();
     eventStore = createPostgresEventStore(database.db, { projections: [] });
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
-    await admin.disconnect();
+    topic = await createTopic(kafka, 'booking-events-test');
     producer = createKafkaProducer(broker.brokers, createLogger('silent'));
   });
   after(async () => {
@@ -53,21 +50,7 @@ import { logSettled, waitFor } from '../../workers/worker-test-kit.js';
     await logSettled(database.db, eventStore);
     await processBatch({ db: database.db, eventStore }, kafkaRelay(producer, topic), 100);
 
-    const consumer = kafka.consumer({ groupId: `booking-contract-${randomUUID()}` });
-    const received: { key: string; headers: Record<string, string>; value: { id: string; event: string } }[] = [];
-    await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]));
-        received.push({ key: String(message.key), headers, value: JSON.parse(String(message.value)) });
-      },
-    });
-    try {
-      await waitFor(() => received.length >= appended.length, { timeoutMs: 30_000, what: 'the messages' });
-    } finally {
-      await consumer.disconnect();
-    }
+    const received = await consumeTopic(kafka, topic, appended.length, 30_000);
     expect(received.map((m) => m.value.id).sort()).to.deep.equal(appended.map((e) => e.id).sort());
     expect(received.filter((m) => m.key === 'zone-a').map((m) => m.value.id)).to.deep.equal([appended[0]!.id, appended[2]!.id]);
     for (const message of received) {

@@ -10,6 +10,7 @@ import { kafkaRelay, type KafkaSender } from '../../../src/workers/kafka/kafka-r
 import { readCheckpoint } from '../../../src/workers/processor-checkpoint.js';
 import { startProcessor } from '../../../src/workers/start-processor.js';
 import { kafkaAvailability, startKafkaBroker, type KafkaBroker } from '../../support/kafka-broker.js';
+import { consumeTopic, createTopic, type ReceivedMessage } from '../../support/kafka-topic.js';
 import { assertPublishedEvent } from '../../support/published-event-schemas.js';
 import { postgresServer } from '../../support/scratch-database.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
@@ -17,8 +18,6 @@ import { runReplay } from '../../scripts/run-replay.js';
 import { appendPublishedHistory } from '../../scripts/append-published-history.js';
 import { bookingCreated, sampleBooking } from '../../workers/booking-event-fixture.js';
 import { waitFor } from '../../workers/worker-test-kit.js';
-
-type Received = { key: string; headers: Record<string, string>; value: { id: string; event: string; position: number; data: Record<string, unknown> } };
 
 const published = (events: RecordedEvent[]) => events.filter((e) => e.type !== 'ZoneUpdated');
 
@@ -30,31 +29,9 @@ const published = (events: RecordedEvent[]) => events.filter((e) => e.type !== '
   let eventStore: EventStore;
   let topic: string;
 
-  const createTopic = async () => {
-    topic = `booking-stream-${randomUUID()}`;
-    const admin = kafka.admin();
-    await admin.connect();
-    await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
-    await admin.disconnect();
-  };
-
   /** Everything on the topic from the beginning, once `count` messages arrived; every value checked against the AsyncAPI schemas. */
-  const consumeAll = async (count: number): Promise<Received[]> => {
-    const consumer = kafka.consumer({ groupId: `analyst-${randomUUID()}` });
-    const received: Received[] = [];
-    await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]));
-        received.push({ key: String(message.key), headers, value: JSON.parse(String(message.value)) });
-      },
-    });
-    try {
-      await waitFor(() => received.length >= count, { timeoutMs: 60_000, what: `${count} messages` });
-    } finally {
-      await consumer.disconnect();
-    }
+  const consumeAll = async (count: number): Promise<ReceivedMessage[]> => {
+    const received = await consumeTopic(kafka, topic, count);
     received.forEach((m) => assertPublishedEvent(m.value));
     return received;
   };
@@ -90,7 +67,7 @@ const published = (events: RecordedEvent[]) => events.filter((e) => e.type !== '
     eventStore = createPostgresEventStore(database.db, { projections: [] });
     // Enabled on the empty log: every event a test appends is new to the relay.
     await readCheckpoint(database.db, 'kafka-relay', 'log-end');
-    await createTopic();
+    topic = await createTopic(kafka, 'booking-stream');
   });
   afterEach(() => database?.destroy());
 
@@ -125,19 +102,19 @@ const published = (events: RecordedEvent[]) => events.filter((e) => e.type !== '
       appended.push(...(await eventStore.appendToStream(`resource-${zone.bookableResourceId}`, [bookingCreated(booking)], 'any')).events);
     }
     const producer = createKafkaProducer(broker.brokers, createLogger('silent'));
-    let sends = 0;
-    const counting: KafkaSender = { connect: () => producer.connect(), disconnect: () => producer.disconnect(), send: (record) => ((sends += 1), producer.send(record)) };
+    let sent = 0;
+    const counting: KafkaSender = { connect: () => producer.connect(), disconnect: () => producer.disconnect(), send: (record) => ((sent += record.messages.length), producer.send(record)) };
     let sentBeforeRestart = 0;
     await relayUntil(counting, appended.at(-1)!, async () => {
-      await waitFor(() => sends >= 20, { timeoutMs: 60_000, what: 'a third of the messages' });
-      sentBeforeRestart = sends;
+      await waitFor(() => sent >= 20, { timeoutMs: 60_000, what: 'a third of the messages' });
+      sentBeforeRestart = sent;
       await broker.restart();
     });
     expect(sentBeforeRestart, 'the broker restarted mid-run').to.be.lessThan(appended.length);
     await producer.disconnect().catch(() => undefined);
 
     const received = await consumeAll(appended.length);
-    const byId = new Map<string, Received['value']>();
+    const byId = new Map<string, ReceivedMessage['value']>();
     for (const { value } of received) {
       const earlier = byId.get(value.id);
       if (earlier) expect(value, 'a repeated message is the same event').to.deep.equal(earlier);

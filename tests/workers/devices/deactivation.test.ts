@@ -6,23 +6,9 @@ import { createRemoteDeviceDirectory } from '../../../src/infra/device-service/r
 import { reconcileResources } from '../../../src/workers/devices/reconcile-resources.js';
 import { startWorkers, type RunningWorkers } from '../../../src/workers/start-workers.js';
 import { bookingBody, setClock } from '../../api/booking/booking-api.js';
+import { deviceRecord } from '../../support/record-samples.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { fastWorkerOptions, waitFor } from '../worker-test-kit.js';
-
-const device = (workspace: string, id: string) => ({
-  id,
-  shortName: id,
-  name: `Device ${id}`,
-  type: 'display',
-  visible: true,
-  extra: {},
-  decoder: '',
-  extName: '',
-  enableAlert: false,
-  timeout: 0,
-  stateRef: [],
-  workspace,
-});
 
 describe('deactivation of resources the device service lost', () => {
   let server: TestServer;
@@ -66,7 +52,7 @@ describe('deactivation of resources the device service lost', () => {
   });
 
   it('deactivates the resource of a deleted device, once', async () => {
-    expect((await server.request('POST', '/device/v1/devices', { body: device(server.workspace, 'dev-doomed') })).status).to.equal(201);
+    expect((await server.request('POST', '/device/v1/devices', { body: deviceRecord(server.workspace, 'dev-doomed') })).status).to.equal(201);
     const id = await register('device', 'dev-doomed');
     const untouched = await register('zone', (await createZone('zone-kept'), 'zone-kept'));
     expect((await server.request('DELETE', '/device/v1/devices/dev-doomed')).status).to.equal(200);

@@ -3,14 +3,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { createLogger } from '../../../src/infra/logger.js';
-import { queueWebhookDeliveries } from '../../../src/infra/webhooks/webhook-delivery-queue.js';
+import { queueWebhookDeliveries, releaseLostClaim } from '../../../src/infra/webhooks/webhook-delivery-queue.js';
 import { commitListenerName, startCommitListener, type CommitListener } from '../../../src/workers/commit-listener.js';
 import { toEventEnvelope, type EventEnvelope } from '../../../src/domain/booking/event-envelope.js';
 import type { RunningLoop } from '../../../src/workers/supervised-loop.js';
 import { startWebhookSender } from '../../../src/workers/webhooks/start-webhook-sender.js';
 import { workerOptionsFor, type WorkerOptions } from '../../../src/workers/worker-options.js';
 import type { Config } from '../../../src/infra/config.js';
+import { createDatabase } from '../../../src/infra/db/database.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../infra/webhooks/webhook-receiver.js';
+import { startTcpRelay } from '../../support/tcp-relay.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import { bookingCreated, sampleBooking } from '../booking-event-fixture.js';
 import { fastWorkerOptions, waitFor } from '../worker-test-kit.js';
@@ -119,6 +121,66 @@ describe('webhook sender', () => {
       await listening();
       await queue('zone-a', 2);
       await waitFor(() => received('zone-a').length === 2, { what: 'the delivery queued after the listener came back' });
+    });
+  });
+
+  describe('after its database connection was lost (PostgreSQL: a relay of the test cuts it)', () => {
+    beforeEach(function () {
+      if (!database.isServer) this.skip();
+    });
+
+    it("finishes a delivery acknowledged during the outage as soon as the database is back, and goes on with the resource's next one, not after the lease", async () => {
+      const relay = await startTcpRelay({ host: database.config!.host, port: database.config!.port });
+      const throughRelay = createDatabase({ ...database.config!, kind: 'postgres', port: relay.port, poolSize: 4 });
+      try {
+        await queue('zone-a', 1);
+        await queue('zone-a', 2);
+        let cut: (() => void) | undefined;
+        const outageStarted = new Promise<void>((resolve) => (cut = resolve));
+        receiver.answer = async (envelope) => {
+          if (envelope.data.n === 1) {
+            // The database goes away while the first POST is in flight: its bookkeeping fails.
+            await relay.cutAndRefuse();
+            cut!();
+            await sleep(300);
+          }
+          return 204;
+        };
+        // A lease far longer than the test: what is sent again was not freed by its lease running out.
+        sender = startWebhookSender(
+          { db: throughRelay, logger: silent },
+          { endpoint: receiver.url, secret },
+          workerOptionsFor({ reconcileIntervalSeconds: 60 } as Config, { ...fastWorkerOptions, webhookTimeoutMs: 60_000 }),
+        );
+        await outageStarted;
+        await sleep(1_000);
+        expect(received('zone-a')).to.deep.equal([1]);
+        const back = Date.now();
+        await relay.accept();
+        await waitFor(() => received('zone-a').length === 2, { timeoutMs: 5_000, what: "the resource's next delivery after the outage" });
+        expect(Date.now() - back).to.be.below(3_000);
+        expect(received('zone-a')).to.deep.equal([1, 2]);
+        await waitFor(queueEmpty, { what: 'the queue to empty' });
+      } finally {
+        await sender?.stop();
+        sender = undefined;
+        await throughRelay.destroy();
+        await relay.close();
+      }
+    });
+
+    it('gives back the deliveries of a claim whose answer was lost with the connection, without waiting for their lease', async () => {
+      await queue('zone-a', 1);
+      await queue('zone-b', 1);
+      // A claim that committed, its answer lost: rows leased by a claim id no lane holds.
+      const lostClaimId = randomUUID();
+      await sql`update webhook_deliveries set claimed_until = now() + interval '1 hour', claim_id = ${lostClaimId}`.execute(database.db);
+      await releaseLostClaim(database.db, lostClaimId);
+      start();
+      sender!.wake();
+      await waitFor(queueEmpty, { timeoutMs: 5_000, what: 'the released deliveries' });
+      expect(received('zone-a')).to.deep.equal([1]);
+      expect(received('zone-b')).to.deep.equal([1]);
     });
   });
 });

@@ -54,12 +54,3 @@ export type PurchasesTable = {
   created_at: CreatedAt;
   updated_at: CreatedAt;
 };
-
-export type MarketplaceEntriesTable = {
-  id: Generated<number>;
-  application_id: number;
-  featured: Generated<boolean>;
-  tagline: string | null;
-  created_at: CreatedAt;
-  updated_at: CreatedAt;
-};

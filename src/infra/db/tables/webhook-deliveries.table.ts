@@ -15,6 +15,8 @@ export type WebhookDeliveriesTable = {
   attempts: Generated<number>;
   next_attempt_at: Date;
   claimed_until: Date | null;
+  /** The claim that leased it (a random id per claim statement); null while unclaimed. */
+  claim_id: string | null;
   last_error: string | null;
   last_status_code: number | null;
   dead_lettered_at: Date | null;
