@@ -35,6 +35,7 @@ const { values: options } = parseArgs({
     'pgbench-scale': { type: 'string', default: '32' },
     'cpu-prof': { type: 'string' },
     'skip-pgbench': { type: 'boolean', default: false },
+    'web-concurrency': { type: 'string' },
   },
 });
 const seconds = Number(options.seconds);
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
       publicKeyEncoding: { type: 'spki', format: 'pem' },
     });
-    const serviceEnv = { ...database.env, APP_ENV: 'production', PLATFORM_AUTH_ENDPOINT: key.publicKey, LOG_LEVEL: 'warn', DATA_DIR: `/tmp/booking-bench-${process.pid}` };
+    const serviceEnv = { ...database.env, APP_ENV: 'production', PLATFORM_AUTH_ENDPOINT: key.publicKey, LOG_LEVEL: 'warn', DATA_DIR: `/tmp/booking-bench-${process.pid}`, ...(options['web-concurrency'] ? { WEB_CONCURRENCY: options['web-concurrency'] } : {}) };
     const profileDir = options['cpu-prof'] ? path.resolve(options['cpu-prof']) : undefined;
     const spawnedAt = Date.now();
     service = await startServiceProcess({ ...serviceEnv, PORT: String(await freePort()) }, ['--role', 'api'], profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);

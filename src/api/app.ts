@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import { authenticate } from './authenticate.js';
 import { limitAnalysedResources } from './booking/analysed-resources-limit.js';
 import { asOfRouter } from './booking/as-of-router.js';
@@ -25,6 +23,7 @@ import { devicesRouter } from './records/devices-router.js';
 import { recordQueryParser } from './records/record-query-string.js';
 import { zonesRouter } from './records/zones-router.js';
 import { refuseDeepJson, refuseHostileInput } from './refuse-hostile-input.js';
+import { requestLogging } from './request-logging.js';
 import { rootPageRouter } from './root-page.js';
 import type { Services } from '../services.js';
 import { localAssetsDir } from '../infra/publishing/create-asset-storage.js';
@@ -36,10 +35,6 @@ const catalogArea: OpenApiArea = { file: 'catalog.yaml', prefix: '/catalog/', do
 // The validator sees the sign-in routes only: it would buffer the upload stream (see publishing.yaml).
 const publishingArea: OpenApiArea = { file: 'publishing.yaml', prefix: '/auth/', docsPath: '/publish/docs' };
 
-const secretQueryValue = /([?&](?:code|state|token|apikey)=)[^&]*/gi;
-
-const requestId = (header: unknown) => (typeof header === 'string' && /^[\w.-]{1,64}$/.test(header) ? header : randomUUID());
-
 export function createApp(services: Services): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -47,19 +42,7 @@ export function createApp(services: Services): Express {
   app.disable('etag');
   app.set('query parser', 'extended');
   app.use(metricsRouter(services));
-  app.use(
-    pinoHttp({
-      logger: services.logger,
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
-      // OAuth codes and states travel in the query; the logged URL keeps their names only.
-      serializers: { req: (req: { url?: string }) => ({ ...req, url: req.url?.replace(secretQueryValue, '$1[Redacted]'), query: undefined }) },
-      genReqId: (req, res) => {
-        const id = requestId(req.headers['x-request-id']);
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-    }),
-  );
+  app.use(requestLogging(app, services.logger));
 
   // One JSON parser for every area; multipart uploads are streamed by their own route.
   app.use(express.json({ limit: '256kb', verify: refuseDeepJson }));

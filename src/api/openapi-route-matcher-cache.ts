@@ -2,6 +2,9 @@ import { createRequire } from 'node:module';
 
 type PathToRegexp = (path: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };
 
+/** The validator passes only these flags; the key is built without JSON.stringify, which cost as much as the lookup. */
+const knownOptions = new Set(['sensitive', 'strict']);
+
 /**
  * express-openapi-validator compiles a path-to-regexp matcher for every documented route on every
  * request (open upstream: cdimascio/express-openapi-validator#1217), which cost about a sixth of a
@@ -16,8 +19,8 @@ export function cacheOpenApiRouteMatchers(): void {
   const compiled = new Map<string, ReturnType<PathToRegexp>>();
   const memoized = Object.assign(
     (path: string, options?: Record<string, unknown>) => {
-      if (typeof path !== 'string') return compile(path, options);
-      const key = `${path}\u0000${JSON.stringify(options ?? {})}`;
+      if (typeof path !== 'string' || Object.keys(options ?? {}).some((name) => !knownOptions.has(name))) return compile(path, options);
+      const key = `${path}\u0000${options?.sensitive === true}|${options?.strict === true}`;
       let matcher = compiled.get(key);
       if (!matcher) {
         matcher = compile(path, options);

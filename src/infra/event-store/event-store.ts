@@ -1,3 +1,5 @@
+import type { BoundSql } from '../db/sql-template.js';
+
 /** The revision the writer read: a number (0-based revision of the last event), or a stream condition. */
 export type ExpectedRevision = number | 'no_stream' | 'stream_exists' | 'any';
 
@@ -32,6 +34,13 @@ export const logStart: LogPosition = { transactionId: '0', globalPosition: 0 };
 export type InlineProjection<Trx> = {
   handles: ReadonlySet<string>;
   apply: (trx: Trx, event: RecordedEvent) => Promise<void>;
+  /**
+   * The event applied by SQL alone, from its type and data (no revision nor position): statements
+   * the store may run inside its append statement, one round trip for all. They must write what
+   * `apply` writes, read nothing another projection writes for the same event, and write no row
+   * twice. Undefined: this event needs `apply`.
+   */
+  sqlOf?: (event: EventOf) => BoundSql[] | undefined;
 };
 
 /**

@@ -3,7 +3,8 @@ import { sql, type RawBuilder, type Selectable, type Transaction } from 'kysely'
 import type { Database, Executor } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { EventsTable } from '../db/tables/events.table.js';
-import type { EventStore, ExpectedRevision, InlineProjection, LogPosition, NewEvent, RecordedEvent } from './event-store.js';
+import { compileOnce, holesOf, prefixedArgs, type BoundSql, type CompiledTemplate, type Holes } from '../db/sql-template.js';
+import type { AppendOptions, EventStore, ExpectedRevision, InlineProjection, LogPosition, NewEvent, RecordedEvent } from './event-store.js';
 import { canonicalJson, genesisHash } from './hash-chain.js';
 import { isFinalInLog } from './log-horizon.js';
 import { projectEvents } from './project-events.js';
@@ -47,61 +48,136 @@ async function currentRevision(db: Executor, streamId: string): Promise<number |
   return row?.stream_revision ?? null;
 }
 
-/** The canonical JSON texts of the events the append statement hashes (hash-chain.ts). */
-type ChainInput = { types: string[]; datas: string[] };
+/** The values of one append statement; `chainTypes`/`chainDatas` are the canonical JSON texts the chain hashes (hash-chain.ts). */
+type AppendArgs = {
+  streamId: string;
+  count: number;
+  expected: number | null;
+  chainTypes: string[];
+  chainDatas: string[];
+  ids: string[];
+  types: string[];
+  datas: string[];
+  metadatas: string[];
+};
+
+type ExpectedKind = 'revision' | 'no_stream' | 'any' | 'stream_exists';
+
+const kindOf = (expected: ExpectedRevision): ExpectedKind => (typeof expected === 'number' ? 'revision' : expected);
+
+const p = holesOf('append.') as Holes<AppendArgs>;
 
 /** The head hash after appending the events on top of `previous` (an SQL expression over the stream row). */
-const newHead = (previous: RawBuilder<unknown>, firstRevision: RawBuilder<unknown>, count: number, chain: ChainInput) =>
-  sql`(event_hash_chain(${previous}, ${firstRevision}, ${chain.types}::text[], ${chain.datas}::text[]))[${count}]`;
+const newHead = (previous: RawBuilder<unknown>, firstRevision: RawBuilder<unknown>) =>
+  sql`(event_hash_chain(${previous}, ${firstRevision}, ${p.chainTypes}::text[], ${p.chainDatas}::text[]))[${p.count}]`;
 
 /**
  * The statement that moves the stream row to its new last revision and head hash, checking the
  * expectation in the same statement. The row lock makes a concurrent writer wait and then re-check
  * against the committed revision, so the previous hash always comes from the row it claims.
  */
-function claimStatement(streamId: string, count: number, expected: ExpectedRevision, chain: ChainInput) {
-  const advance = sql`stream_revision = streams.stream_revision + ${count}, updated_at = now(),
+function claimStatement(kind: ExpectedKind) {
+  const advance = sql`stream_revision = streams.stream_revision + ${p.count}, updated_at = now(),
     previous_head_hash = streams.head_hash,
-    head_hash = ${newHead(sql`streams.head_hash`, sql`streams.stream_revision + 1`, count, chain)}`;
+    head_hash = ${newHead(sql`streams.head_hash`, sql`streams.stream_revision + 1`)}`;
   const returning = sql`returning stream_revision, previous_head_hash`;
   const insertNew = sql`insert into streams (stream_id, stream_revision, head_hash, previous_head_hash)
-    values (${streamId}, ${count - 1}, ${newHead(sql`${genesisHash}::text`, sql`0::bigint`, count, chain)}, ${genesisHash})`;
-  switch (expected) {
+    values (${p.streamId}, ${p.count} - 1, ${newHead(sql`${genesisHash}::text`, sql`0::bigint`)}, ${genesisHash})`;
+  switch (kind) {
     case 'no_stream':
       return sql`${insertNew} on conflict (stream_id) do nothing ${returning}`;
     case 'any':
       return sql`${insertNew} on conflict (stream_id) do update set ${advance} ${returning}`;
     case 'stream_exists':
-      return sql`update streams set ${advance} where stream_id = ${streamId} ${returning}`;
-    default:
-      return sql`update streams set ${advance} where stream_id = ${streamId} and stream_revision = ${expected} ${returning}`;
+      return sql`update streams set ${advance} where stream_id = ${p.streamId} ${returning}`;
+    case 'revision':
+      return sql`update streams set ${advance} where stream_id = ${p.streamId} and stream_revision = ${p.expected} ${returning}`;
   }
 }
 
 /**
- * Claims the revisions, chains the hashes and inserts the events in one round trip; no row back
- * means the claim failed. The data is canonicalised from its JSON form, which is what jsonb keeps.
+ * Claims the revisions, chains the hashes and inserts the events in one statement, with the
+ * projections' statements beside them. When the claim fails, the events get no revision and their
+ * insert fails on `not null`: the whole statement, projections included, writes nothing.
+ * PostgreSQL runs the main insert before the other data-modifying parts, so that failure comes first.
  */
-async function appendEvents(trx: Transaction<DB>, streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<EventRow[]> {
-  const datas = events.map((e) => JSON.stringify(e.data));
-  const chain = { types: events.map((e) => JSON.stringify(e.type)), datas: datas.map((d) => canonicalJson(JSON.parse(d))) };
-  const { rows } = await sql<EventRow>`
-    with claimed as (${claimStatement(streamId, events.length, expected, chain)}),
+function appendStatement(kind: ExpectedKind, projections: RawBuilder<unknown>[]) {
+  const beside = projections.map((statement, i) => sql`, ${sql.raw(`projection${i}`)} as (${statement})`);
+  return sql`
+    with claimed as (${claimStatement(kind)}),
     chained as (
-      select claimed.stream_revision - ${events.length} + 1 as first_revision,
-        event_hash_chain(claimed.previous_head_hash, claimed.stream_revision - ${events.length} + 1, ${chain.types}::text[], ${chain.datas}::text[]) as hashes
+      select claimed.stream_revision - ${p.count} + 1 as first_revision,
+        event_hash_chain(claimed.previous_head_hash, claimed.stream_revision - ${p.count} + 1, ${p.chainTypes}::text[], ${p.chainDatas}::text[]) as hashes
       from claimed)
+    ${sql.join(beside, sql``)}
     insert into events (event_id, stream_id, stream_revision, event_type, data, metadata, hash)
-    select e.event_id, ${streamId}, chained.first_revision + e.ordinal - 1, e.event_type, e.data, e.metadata, chained.hashes[e.ordinal]
-    from chained, unnest(
-      ${events.map((e) => e.id ?? randomUUID())}::uuid[],
-      ${events.map((e) => e.type)}::text[],
-      ${datas}::jsonb[],
-      ${events.map((e) => JSON.stringify(e.metadata ?? {}))}::jsonb[]
-    ) with ordinality as e(event_id, event_type, data, metadata, ordinal)
+    select e.event_id, ${p.streamId}, chained.first_revision + e.ordinal - 1, e.event_type, e.data, e.metadata, chained.hashes[e.ordinal]
+    from unnest(${p.ids}::uuid[], ${p.types}::text[], ${p.datas}::jsonb[], ${p.metadatas}::jsonb[])
+      with ordinality as e(event_id, event_type, data, metadata, ordinal)
+      left join chained on true
     order by e.ordinal
-    returning ${sql.raw(returnedColumns)}`.execute(trx);
-  return rows;
+    returning ${sql.raw(returnedColumns)}`;
+}
+
+const compiledAppends = new Map<string, CompiledTemplate>();
+
+/** The append statement of this expectation with these projection templates, compiled once. */
+function compiledAppend(kind: ExpectedKind, projections: readonly BoundSql[]): CompiledTemplate {
+  const key = `${kind}|${projections.map((b) => b.template.id).join(',')}`;
+  let compiled = compiledAppends.get(key);
+  if (!compiled) {
+    compiled = compileOnce(appendStatement(kind, projections.flatMap((b, i) => b.template.statements(holesOf(`${i}.`)))));
+    compiledAppends.set(key, compiled);
+  }
+  return compiled;
+}
+
+/** A claim that failed: the events found no revision (see appendStatement). */
+const isFailedClaim = (error: unknown) => {
+  const { code, table } = error as { code?: string; table?: string };
+  return code === '23502' && table === 'events';
+};
+
+/** Appends (with the projections' statements, if any) in one statement; null when the claim failed. */
+async function appendEvents(db: Executor, streamId: string, events: NewEvent[], expected: ExpectedRevision, projections: readonly BoundSql[] = []): Promise<EventRow[] | null> {
+  const datas = events.map((e) => JSON.stringify(e.data));
+  const args: AppendArgs = {
+    streamId,
+    count: events.length,
+    expected: typeof expected === 'number' ? expected : null,
+    chainTypes: events.map((e) => JSON.stringify(e.type)),
+    chainDatas: datas.map((d) => canonicalJson(JSON.parse(d))),
+    ids: events.map((e) => e.id ?? randomUUID()),
+    types: events.map((e) => e.type),
+    datas,
+    metadatas: events.map((e) => JSON.stringify(e.metadata ?? {})),
+  };
+  const filled = { ...prefixedArgs(projections), ...Object.fromEntries(Object.entries(args).map(([name, value]) => [`append.${name}`, value])) };
+  try {
+    const { rows } = await db.executeQuery<EventRow>(compiledAppend(kindOf(expected), projections).fill(filled));
+    return [...rows];
+  } catch (error) {
+    if (isFailedClaim(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * The projections' statements for an append of one event without work of its own in the
+ * transaction, or undefined when any projection needs `apply` (then the append opens a transaction).
+ * Several events might write one row twice, which one statement cannot do.
+ */
+function statementsBeside(projections: readonly InlineProjection<Transaction<DB>>[], events: NewEvent[], options: AppendOptions<Transaction<DB>>): BoundSql[] | undefined {
+  if (events.length !== 1 || options.inTransaction) return undefined;
+  const event = events[0]!;
+  const bound: BoundSql[] = [];
+  for (const projection of projections) {
+    if (!projection.handles.has(event.type)) continue;
+    const statements = projection.sqlOf?.(event);
+    if (!statements) return undefined;
+    bound.push(...statements);
+  }
+  return bound;
 }
 
 /** The store's inline projections run in every append's transaction, so clients read their writes. */
@@ -111,22 +187,40 @@ export function createPostgresEventStore(db: Database, { projections }: Postgres
   return {
     async appendToStream(streamId, events: NewEvent[], expectedRevision, options = {}) {
       if (events.length === 0) throw new Error('appendToStream needs at least one event');
-      return db.transaction().execute(async (trx) => {
-        const rows = await appendEvents(trx, streamId, events, expectedRevision);
-        if (rows.length === 0) {
-          throw new WrongExpectedRevisionError(streamId, expectedRevision, await currentRevision(trx, streamId));
-        }
+      const refused = async () => new WrongExpectedRevisionError(streamId, expectedRevision, await currentRevision(db, streamId));
+      const beside = statementsBeside(projections, events, options);
+      if (beside) {
+        // One statement, one round trip, its own transaction: the stream row is locked only while it runs.
+        const rows = await appendEvents(db, streamId, events, expectedRevision, beside);
+        if (!rows) throw await refused();
         const recorded = rows.map(toRecorded).sort((a, b) => a.streamRevision - b.streamRevision);
-        let projected = false;
-        const project = async () => {
-          if (projected) return;
-          projected = true;
-          await projectEvents(projections, trx, recorded);
-        };
-        await options.inTransaction?.(trx, recorded, project);
-        await project();
         return { nextExpectedRevision: recorded.at(-1)!.streamRevision, events: recorded };
-      });
+      }
+      let stale = false;
+      const result = await db
+        .transaction()
+        .execute(async (trx) => {
+          const rows = await appendEvents(trx, streamId, events, expectedRevision);
+          if (!rows) {
+            stale = true;
+            throw new WrongExpectedRevisionError(streamId, expectedRevision, null);
+          }
+          const recorded = rows.map(toRecorded).sort((a, b) => a.streamRevision - b.streamRevision);
+          let projected = false;
+          const project = async () => {
+            if (projected) return;
+            projected = true;
+            await projectEvents(projections, trx, recorded);
+          };
+          await options.inTransaction?.(trx, recorded, project);
+          await project();
+          return { nextExpectedRevision: recorded.at(-1)!.streamRevision, events: recorded };
+        })
+        .catch(async (error: unknown) => {
+          // The failed statement aborted the transaction: the revision is read after its rollback.
+          throw stale ? await refused() : error;
+        });
+      return result;
     },
 
     async readStream(streamId, options = {}) {

@@ -1,15 +1,15 @@
 import { sql, type SqlBool } from 'kysely';
-import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Temporal } from 'temporal-polyfill';
 import type { Booking, BookingStatus } from '../../domain/booking/booking.js';
 import { activeStatuses } from '../../domain/booking/booking.js';
 import type { Resource } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
+import { compileOnce, holesOf, type Holes } from '../../infra/db/sql-template.js';
 import type { ArchivedBookingRow, BookingRow } from '../../infra/db/tables/bookings.table.js';
 import type { ResourceRow } from '../../infra/db/tables/resources.table.js';
 import { pageOf, type Page, type PageOf } from '../../domain/page.js';
 import { rowToResource } from '../resources/resource-row.js';
-import { archivedRowToBooking, jsonRowToBooking, rowToBooking } from './booking-row.js';
+import { archivedRowToBooking, jsonRowToBooking, rowToBooking, type BookingJsonRow } from './booking-row.js';
 
 /**
  * Bookings sharing time with [from, to), written as the exclusion constraint's range so that the
@@ -21,17 +21,22 @@ const overlapping = (from: Temporal.Instant, to: Temporal.Instant) =>
 /** Holds the slot (activeStatuses, no series parent): the exclusion constraint's predicate word for word, so its index applies. */
 const holdsSlot = sql<SqlBool>`status in ('pending', 'confirmed') and not is_series_parent`;
 
+const bookingById = {
+  live: compileOnce(sql`select * from bookings where id = ${holesOf().id}`),
+  archived: compileOnce(sql`select * from bookings_archive where id = ${holesOf().id}`),
+};
+
 export async function findBooking(db: Executor, id: string): Promise<Booking | null> {
-  const row = await db.selectFrom('bookings').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? rowToBooking(row) : null;
+  const { rows } = await db.executeQuery<BookingRow>(bookingById.live.fill({ id }));
+  return rows[0] ? rowToBooking(rows[0]) : null;
 }
 
 /** A live booking, or else an archived one (with archivedAt): what GET /bookings/{id} answers. */
 export async function findBookingOrArchived(db: Executor, id: string): Promise<Booking | null> {
   const live = await findBooking(db, id);
   if (live) return live;
-  const row = await db.selectFrom('bookings_archive').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? archivedRowToBooking(row) : null;
+  const { rows } = await db.executeQuery<ArchivedBookingRow>(bookingById.archived.fill({ id }));
+  return rows[0] ? archivedRowToBooking(rows[0]) : null;
 }
 
 /** Active bookings (series parents aside) of a resource that overlap [from, to). */
@@ -61,6 +66,38 @@ export type BookingCreateState = {
   activeBookingsOfBooker: number;
 };
 
+type CreateStateArgs = { streamId: string; resourceId: string; booker: string; from: string; to: string };
+
+type CreateStateRow = Omit<ResourceRow, 'id'> & {
+  id: string | null;
+  command_stream_revision: number | null;
+  overlapping: BookingJsonRow[];
+  active_of_booker: string;
+};
+
+/** The statement of findBookingCreateState, compiled once; an empty range overlaps nothing. */
+function createStateStatement(rangeIsEmpty: boolean) {
+  const p = holesOf() as Holes<CreateStateArgs>;
+  return compileOnce(sql`
+      select resources.*,
+        (select stream_revision from streams where stream_id = ${p.streamId}) as command_stream_revision,
+        (select coalesce(json_agg(agg), '[]') from (
+          select * from bookings
+          where bookable_resource_id = ${p.resourceId} and ${holdsSlot}
+            and ${rangeIsEmpty ? sql`false` : sql`tstzrange(start_time, end_time, '[)') && tstzrange(${p.from}::timestamptz, ${p.to}::timestamptz, '[)')`}
+          order by start_time) as agg) as overlapping,
+        -- The limit is the policy's: counting further would change no decision.
+        case when resources.booking_policy->>'maxBookingsPerUser' is null then 0 else (
+          select count(*) from (
+            select 1 from bookings
+            where booker_profile_id = ${p.booker} and bookable_resource_id = ${p.resourceId} and ${holdsSlot}
+            limit (resources.booking_policy->>'maxBookingsPerUser')::bigint) as held) end as active_of_booker
+      from (select 1 as one) as constant
+      left join resources on resources.id = ${p.resourceId} and resources.deleted_at is null`);
+}
+
+const createState = { overlapping: createStateStatement(false), empty: createStateStatement(true) };
+
 /**
  * Everything a create decides on in one statement, one round trip: the revision of the stream the
  * booking is appended to, the live resource, its active bookings in the way and the booker's
@@ -76,36 +113,15 @@ export async function findBookingCreateState(
   to: Temporal.Instant,
 ): Promise<BookingCreateState> {
   // An empty or inverted range overlaps nothing (and is no valid tstzrange).
-  const rangeIsEmpty = from.epochMilliseconds >= to.epochMilliseconds;
-  const row = await db
-    .selectFrom(sql<{ one: number }>`(select 1 as one)`.as('constant'))
-    .leftJoin('resources', (join) => join.on('resources.id', '=', bookableResourceId).on('resources.deleted_at', 'is', null))
-    .selectAll('resources')
-    .select((eb) => [
-      eb.selectFrom('streams').select('streams.stream_revision').where('streams.stream_id', '=', streamId).as('command_stream_revision'),
-      jsonArrayFrom(
-        eb
-          .selectFrom('bookings')
-          .selectAll('bookings')
-          .where('bookings.bookable_resource_id', '=', bookableResourceId)
-          .where(holdsSlot)
-          .where(rangeIsEmpty ? sql<SqlBool>`false` : overlapping(from, to))
-          .orderBy('bookings.start_time'),
-      ).as('overlapping'),
-      // The limit is the policy's: counting further would change no decision.
-      sql<string>`case when resources.booking_policy->>'maxBookingsPerUser' is null then 0 else (
-        select count(*) from (
-          select 1 from bookings
-          where booker_profile_id = ${booker} and bookable_resource_id = ${bookableResourceId} and ${holdsSlot}
-          limit (resources.booking_policy->>'maxBookingsPerUser')::bigint) as held) end`.as('active_of_booker'),
-    ])
-    .executeTakeFirstOrThrow();
-  const { command_stream_revision: streamRevision, overlapping: rows, active_of_booker: activeOfBooker, ...resource } = row;
+  const statement = from.epochMilliseconds >= to.epochMilliseconds ? createState.empty : createState.overlapping;
+  const args: CreateStateArgs = { streamId, resourceId: bookableResourceId, booker, from: from.toString(), to: to.toString() };
+  const { rows } = await db.executeQuery<CreateStateRow>(statement.fill(args));
+  const { command_stream_revision: streamRevision, overlapping: bookings, active_of_booker: activeOfBooker, ...resource } = rows[0]!;
   if (resource.id === null) return { streamRevision, resource: null, overlapping: [], activeBookingsOfBooker: 0 };
   return {
     streamRevision,
     resource: rowToResource(resource as ResourceRow),
-    overlapping: rows.map(jsonRowToBooking),
+    overlapping: bookings.map(jsonRowToBooking),
     activeBookingsOfBooker: Number(activeOfBooker),
   };
 }

@@ -1,8 +1,45 @@
+import type { Insertable } from 'kysely';
 import type { BookingArchived } from '../../domain/booking/booking-archived.js';
 import { storedBookingEventTypes } from '../../domain/booking/booking-archived.js';
 import type { BookingEvent } from '../../domain/booking/booking-events.js';
+import { bind, executeAll, sqlTemplate, upsertStatement, type BoundSql } from '../../infra/db/sql-template.js';
+import type { BookingsTable } from '../../infra/db/tables/bookings.table.js';
+import type { EventOf } from '../../infra/event-store/event-store.js';
 import type { Projector } from '../projector.js';
 import { bookingToRow } from './booking-row.js';
+
+/** Every column of `bookings`, named once: a row is always written whole. */
+const columns = Object.keys({
+  id: true,
+  bookable_resource_id: true,
+  workspace: true,
+  resource_type: true,
+  resource_id: true,
+  booker_profile_id: true,
+  booker_email: true,
+  title: true,
+  start_time: true,
+  end_time: true,
+  status: true,
+  is_series_parent: true,
+  recurrence_rule: true,
+  recurrence_time_zone: true,
+  recurrence_parent_id: true,
+  exception_of: true,
+  confirmed_by: true,
+  confirmed_at: true,
+  cancelled_by: true,
+  cancelled_at: true,
+  reason: true,
+  checked_in_at: true,
+  checked_out_at: true,
+  created_at: true,
+  updated_at: true,
+} satisfies Record<keyof BookingsTable, true>);
+
+const upsertBooking = sqlTemplate<Insertable<BookingsTable>>((row) => [upsertStatement('bookings', columns, 'id', row)]);
+
+const upsertOf = (event: EventOf): BoundSql[] => [bind(upsertBooking, bookingToRow((event.data as BookingEvent['data']).booking))];
 
 /**
  * Every booking event carries the whole booking after the change, so the row is simply replaced:
@@ -26,12 +63,7 @@ export const bookingsProjector: Projector = {
         .execute();
       return;
     }
-    const { booking } = recorded.data as BookingEvent['data'];
-    const { id: _id, ...changes } = bookingToRow(booking);
-    await trx
-      .insertInto('bookings')
-      .values(bookingToRow(booking))
-      .onConflict((oc) => oc.column('id').doUpdateSet(changes))
-      .execute();
+    await executeAll(trx, upsertOf(recorded));
   },
+  sqlOf: (event) => (event.type === 'BookingArchived' ? undefined : upsertOf(event)),
 };

@@ -1,13 +1,14 @@
 import { sql, type Transaction } from 'kysely';
-import type { Booking } from '../../domain/booking/booking.js';
 import { storedBookingEventTypes } from '../../domain/booking/booking-archived.js';
 import type { BookingEvent } from '../../domain/booking/booking-events.js';
 import { defaultBookingPolicy } from '../../domain/resource/resource.js';
 import type { ResourceUpdated } from '../../domain/resource/resource-events.js';
 import type { DB } from '../../infra/db/schema.js';
 import type { TimerKind } from '../../infra/db/tables/timers.table.js';
+import { bind, executeAll, sqlTemplate, type BoundSql } from '../../infra/db/sql-template.js';
+import type { EventOf } from '../../infra/event-store/event-store.js';
 import type { Projector } from '../projector.js';
-import { bookingTimers, timerKinds, type PlannedTimer } from './booking-timers.js';
+import { bookingTimers, timerKinds } from './booking-timers.js';
 
 /** The kinds an event plans anew; the timers of other kinds stay as they are. */
 function replannedKinds(event: BookingEvent): readonly TimerKind[] {
@@ -32,30 +33,46 @@ function replannedKinds(event: BookingEvent): readonly TimerKind[] {
   }
 }
 
+type Replan = { bookingId: string; resourceId: string; kinds: readonly TimerKind[]; kept: TimerKind[]; dueAts: string[]; plusGrace: boolean[] };
+
 /**
  * Drops the replanned kinds the booking no longer needs and upserts the ones it does, in one
- * statement: the grace period is read from the resource inside it. An unchanged timer keeps its
+ * round trip: the grace period is read from the resource inside it. An unchanged timer keeps its
  * claim, since a worker may be firing it right now.
  */
-async function replan(trx: Transaction<DB>, booking: Booking, kinds: readonly TimerKind[], timers: PlannedTimer[]): Promise<void> {
-  const kept = timers.map((t) => t.kind);
-  await sql`
-    with dropped as (
-      delete from timers
-      where booking_id = ${booking.id} and kind = any(${kinds}::text[]) and not (kind = any(${kept}::text[]))
-    )
-    insert into timers (booking_id, kind, due_at, claimed_until)
-    select ${booking.id}, planned.kind,
+const replan = sqlTemplate<Replan>((p) => [
+  sql`delete from timers
+    where booking_id = ${p.bookingId} and kind = any(${p.kinds}::text[]) and not (kind = any(${p.kept}::text[]))`,
+  sql`insert into timers (booking_id, kind, due_at, claimed_until)
+    select ${p.bookingId}, planned.kind,
            case when planned.plus_grace
              then planned.due_at + make_interval(mins => coalesce(
-               (select (booking_policy ->> 'gracePeriodMinutes')::int from resources where id = ${booking.bookableResourceId}),
+               (select (booking_policy ->> 'gracePeriodMinutes')::int from resources where id = ${p.resourceId}),
                ${defaultBookingPolicy.gracePeriodMinutes}))
              else planned.due_at end,
            null
-    from unnest(${kept}::text[], ${timers.map((t) => t.dueAt.toISOString())}::timestamptz[], ${timers.map((t) => t.plusGracePeriod === true)}::boolean[])
-      as planned(kind, due_at, plus_grace)
+    from unnest(${p.kept}::text[], ${p.dueAts}::timestamptz[], ${p.plusGrace}::boolean[]) as planned(kind, due_at, plus_grace)
     on conflict (booking_id, kind) do update set due_at = excluded.due_at, claimed_until = null
-    where timers.due_at <> excluded.due_at`.execute(trx);
+    where timers.due_at <> excluded.due_at`,
+]);
+
+/** The replanning of a booking event (BookingArchived aside). */
+function replanOf(recorded: EventOf): BoundSql[] {
+  const event = { type: recorded.type, data: recorded.data } as BookingEvent;
+  const { booking } = event.data;
+  const kinds = replannedKinds(event);
+  // A reminder issued is done with: it is dropped, never planned again.
+  const planned = event.type === 'BookingReminderIssued' ? [] : bookingTimers(booking).filter((t) => kinds.includes(t.kind));
+  return [
+    bind(replan, {
+      bookingId: booking.id,
+      resourceId: booking.bookableResourceId,
+      kinds,
+      kept: planned.map((t) => t.kind),
+      dueAts: planned.map((t) => t.dueAt.toISOString()),
+      plusGrace: planned.map((t) => t.plusGracePeriod === true),
+    }),
+  ];
 }
 
 /** A new grace period moves the no-show timers of the resource's bookings. */
@@ -87,11 +104,7 @@ export const timersProjector: Projector = {
       await trx.deleteFrom('timers').where('booking_id', '=', (recorded.data as { booking: { id: string } }).booking.id).execute();
       return;
     }
-    const event = { type: recorded.type, data: recorded.data } as BookingEvent;
-    const { booking } = event.data;
-    const kinds = replannedKinds(event);
-    // A reminder issued is done with: it is dropped, never planned again.
-    const planned = event.type === 'BookingReminderIssued' ? [] : bookingTimers(booking).filter((t) => kinds.includes(t.kind));
-    await replan(trx, booking, kinds, planned);
+    await executeAll(trx, replanOf(recorded));
   },
+  sqlOf: (event) => (event.type === 'ResourceUpdated' || event.type === 'BookingArchived' ? undefined : replanOf(event)),
 };

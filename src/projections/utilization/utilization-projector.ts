@@ -1,5 +1,36 @@
 import { bookingEventTypes, type BookingEvent } from '../../domain/booking/booking-events.js';
+import type { Insertable } from 'kysely';
+import { bind, executeAll, sqlTemplate, upsertStatement, type BoundSql } from '../../infra/db/sql-template.js';
+import type { UtilizationBookingsTable } from '../../infra/db/tables/utilization-bookings.table.js';
+import type { EventOf } from '../../infra/event-store/event-store.js';
 import type { Projector } from '../projector.js';
+
+type UtilizationRow = Insertable<UtilizationBookingsTable>;
+
+const columns = Object.keys({
+  booking_id: true,
+  bookable_resource_id: true,
+  start_time: true,
+  end_time: true,
+  status: true,
+  checked_in: true,
+} satisfies Record<keyof UtilizationBookingsTable, true>);
+
+const upsertRow = sqlTemplate<UtilizationRow>((row) => [upsertStatement('utilization_bookings', columns, 'booking_id', row)]);
+
+function statementsOf(event: EventOf): BoundSql[] {
+  const { booking } = event.data as BookingEvent['data'];
+  if (booking.isSeriesParent) return [];
+  const row: UtilizationRow = {
+    booking_id: booking.id,
+    bookable_resource_id: booking.bookableResourceId,
+    start_time: new Date(booking.startTime),
+    end_time: new Date(booking.endTime),
+    status: booking.status,
+    checked_in: booking.checkedInAt !== null,
+  };
+  return [bind(upsertRow, row)];
+}
 
 /**
  * One row per booking with its resource, times, status and check-in, replaced by every booking
@@ -10,20 +41,6 @@ export const utilizationProjector: Projector = {
   name: 'utilization',
   tables: ['utilization_bookings'],
   handles: bookingEventTypes,
-  async apply(trx, recorded) {
-    const { booking } = recorded.data as BookingEvent['data'];
-    if (booking.isSeriesParent) return;
-    const row = {
-      bookable_resource_id: booking.bookableResourceId,
-      start_time: new Date(booking.startTime),
-      end_time: new Date(booking.endTime),
-      status: booking.status,
-      checked_in: booking.checkedInAt !== null,
-    };
-    await trx
-      .insertInto('utilization_bookings')
-      .values({ booking_id: booking.id, ...row })
-      .onConflict((oc) => oc.column('booking_id').doUpdateSet(row))
-      .execute();
-  },
+  apply: (trx, recorded) => executeAll(trx, statementsOf(recorded)),
+  sqlOf: statementsOf,
 };

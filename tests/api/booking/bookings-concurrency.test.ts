@@ -6,7 +6,7 @@ import { bookingBody, registerZone, setClock } from './booking-api.js';
 
 type Answer = { status: number; body: any };
 
-/** The service in a process of its own on the test database. */
+/** The service in a process of its own on the test database (one HTTP process, not a cluster). */
 const startChild = (server: TestServer) =>
   startServiceProcess({
     ...server.database.env,
@@ -14,6 +14,7 @@ const startChild = (server: TestServer) =>
     PLATFORM_AUTH_ENDPOINT: platformKey.publicKey,
     DATA_DIR: `/tmp/booking-test-${process.pid}-children`,
     DB_POOL_SIZE: '10',
+    WEB_CONCURRENCY: '1',
   });
 
 async function post(url: string, body: unknown, token: string): Promise<Answer> {

@@ -108,6 +108,7 @@ describe('concurrent series creation on one resource', function () {
             APP_ENV: 'production',
             PLATFORM_AUTH_ENDPOINT: platformKey.publicKey,
             DATA_DIR: `/tmp/booking-test-${process.pid}-series`,
+            WEB_CONCURRENCY: '1',
           }),
         ),
       );
