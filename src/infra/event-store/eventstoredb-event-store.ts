@@ -9,13 +9,26 @@ import {
   NO_STREAM,
   START,
   STREAM_EXISTS,
+  DeadlineExceededError,
   StreamNotFoundError,
+  UnavailableError,
   WrongExpectedVersionError,
   type AppendExpectedRevision,
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import type { EventStore, ExpectedRevision, LogPosition, RecordedEvent } from './event-store.js';
 import { WrongExpectedRevisionError } from './wrong-expected-revision-error.js';
+import { DomainError } from '../../domain/domain-error.js';
+
+/** Device, zone and catalog record writes check their rules in the append's PostgreSQL transaction. */
+const recordsNeedPostgres = () =>
+  new DomainError('dependency_unavailable', 'this write checks its rules inside a PostgreSQL transaction, which EVENT_STORE=eventstoredb does not offer: device, zone and catalog records need EVENT_STORE=postgres');
+
+/** A server that cannot be reached answers like a database that cannot: 503, try again (contract §12). */
+function unreachableAsUnavailable(error: unknown): unknown {
+  if (error instanceof UnavailableError || error instanceof DeadlineExceededError) return new DomainError('dependency_unavailable', `EventStoreDB is unavailable: ${error.message}`);
+  return error;
+}
 
 type EsdbRecorded = NonNullable<ResolvedEvent['event']>;
 
@@ -55,7 +68,7 @@ async function readStreamEvents(read: AsyncIterable<ResolvedEvent>): Promise<Rec
     }
   } catch (error) {
     if (error instanceof StreamNotFoundError) return [];
-    throw error;
+    throw unreachableAsUnavailable(error);
   }
   return events;
 }
@@ -75,7 +88,7 @@ export function createEventStoreDbEventStore<Trx = unknown>(client: EventStoreDB
   return {
     async appendToStream(streamId, events, expectedRevision, options = {}) {
       if (events.length === 0) throw new Error('appendToStream needs at least one event');
-      if (options.inTransaction) throw new Error('EventStoreDB appends cannot run work in their transaction');
+      if (options.inTransaction) throw recordsNeedPostgres();
       const prepared = events.map((e) => ({ ...e, id: e.id ?? randomUUID(), metadata: e.metadata ?? {} }));
       try {
         const result = await client.appendToStream(
@@ -95,7 +108,7 @@ export function createEventStoreDbEventStore<Trx = unknown>(client: EventStoreDB
           const actual = error.actualVersion === NO_STREAM || error.actualVersion === undefined ? null : Number(error.actualVersion);
           throw new WrongExpectedRevisionError(streamId, expectedRevision, actual);
         }
-        throw error;
+        throw unreachableAsUnavailable(error);
       }
     },
 
@@ -122,8 +135,12 @@ export function createEventStoreDbEventStore<Trx = unknown>(client: EventStoreDB
       for (;;) {
         const fromPosition = isStart(from) ? START : { commit: BigInt(from.transactionId), prepare: BigInt(from.globalPosition) };
         const raw: RecordedEvent[] = [];
-        for await (const resolved of client.readAll({ fromPosition, direction: FORWARDS, maxCount: BigInt(maxCount + 1) })) {
-          if (resolved.event) raw.push(toRecorded(resolved.event));
+        try {
+          for await (const resolved of client.readAll({ fromPosition, direction: FORWARDS, maxCount: BigInt(maxCount + 1) })) {
+            if (resolved.event) raw.push(toRecorded(resolved.event));
+          }
+        } catch (error) {
+          throw unreachableAsUnavailable(error);
         }
         const fresh = isStart(from) ? raw : raw.filter((e) => !samePosition(e, from));
         const events = fresh.filter((e) => !e.type.startsWith('$')).slice(0, maxCount);

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { EventStoreDBClient, NO_STREAM, StreamNotFoundError, WrongExpectedVersionError } from '@eventstore/db-client';
+import { EventStoreDBClient, NO_STREAM, StreamNotFoundError, UnavailableError, WrongExpectedVersionError } from '@eventstore/db-client';
 import { expect } from 'chai';
 import sinon from 'sinon';
 import { createEventStoreDbEventStore } from '../../../src/infra/event-store/eventstoredb-event-store.js';
 import { WrongExpectedRevisionError } from '../../../src/infra/event-store/wrong-expected-revision-error.js';
+import { DomainError } from '../../../src/domain/domain-error.js';
 import { eventStoreContract } from './event-store-contract.js';
 
 const connectionString = process.env.EVENTSTORE_CONNECTION_STRING;
@@ -58,12 +59,29 @@ describe('EventStoreDB adapter mapping (stubbed client)', () => {
     expect(error).to.be.instanceOf(Error).and.not.instanceOf(WrongExpectedRevisionError);
   });
 
-  it('refuses inline projections instead of running them outside a transaction', async () => {
+  it('refuses work in the append’s transaction (record rules) as unavailable, naming the setting, and appends nothing', async () => {
     const appendToStream = sinon.stub();
     const store = createEventStoreDbEventStore({ appendToStream } as unknown as EventStoreDBClient);
     const error = await store.appendToStream('s', [{ type: 'T', data: {} }], 'any', { inTransaction: async () => undefined }).catch((e: unknown) => e);
-    expect(error).to.be.instanceOf(Error);
+    expect(error).to.be.instanceOf(DomainError).and.to.include({ code: 'dependency_unavailable' });
+    expect((error as Error).message).to.include('EVENT_STORE=postgres');
     expect(appendToStream.called).to.equal(false);
+  });
+
+  it('turns an unreachable server into dependency_unavailable, reading and appending', async () => {
+    const unreachable = () => new UnavailableError(new Error('14 UNAVAILABLE: No connection established') as never);
+    const readStream = () => ({
+      async *[Symbol.asyncIterator]() {
+        yield* [];
+        throw unreachable();
+      },
+    });
+    const appendToStream = sinon.stub().rejects(unreachable());
+    const store = createEventStoreDbEventStore({ readStream, appendToStream } as unknown as EventStoreDBClient);
+    for (const attempt of [store.readStream('s'), store.appendToStream('s', [{ type: 'T', data: {} }], 'any')]) {
+      const error = await attempt.catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(DomainError).and.to.include({ code: 'dependency_unavailable' });
+    }
   });
 
   it('reads a missing stream as empty and its revision as null', async () => {
