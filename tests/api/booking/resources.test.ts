@@ -277,12 +277,14 @@ describe('bookable resources against a remote device service', () => {
     }
   });
 
-  it('caches found records for five minutes', async () => {
+  it('caches found records for five minutes, per caller credentials', async () => {
     devices.records.set('/device/v1/zones/cached', { id: 'cached', name: 'Cached', workspace: server.workspace });
-    const created = await server.request('POST', resources, { body: { resourceType: 'zone', resourceId: 'cached' } });
-    await server.request('DELETE', `${resources}/${created.body.id}`);
+    // One token for every call: the cache is keyed by the caller's credentials, and a token minted a second later is another one.
+    const token = server.token();
+    const created = await server.request('POST', resources, { token, body: { resourceType: 'zone', resourceId: 'cached' } });
+    await server.request('DELETE', `${resources}/${created.body.id}`, { token });
     const hits = devices.requests.length;
-    expect((await server.request('POST', resources, { body: { resourceType: 'zone', resourceId: 'cached' } })).status).to.equal(201);
+    expect((await server.request('POST', resources, { token, body: { resourceType: 'zone', resourceId: 'cached' } })).status).to.equal(201);
     expect(devices.requests.length).to.equal(hits);
   });
 });

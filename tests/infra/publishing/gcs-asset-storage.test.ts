@@ -5,10 +5,12 @@ import { createGcsAssetStorage, type GcsBucket } from '../../../src/infra/publis
 import { assetStorageContract } from './asset-storage-contract.js';
 
 describe('GCS asset storage (stubbed bucket)', () => {
-  const file = { save: sinon.stub().resolves(), delete: sinon.stub().resolves([{}]), publicUrl: sinon.stub() };
-  const bucket = { file: sinon.stub().returns(file) };
+  // Its own sandbox: the stubs are made when the file loads, and another file's sinon.restore() empties the default one.
+  const sandbox = sinon.createSandbox();
+  const file = { save: sandbox.stub().resolves(), delete: sandbox.stub().resolves([{}]), publicUrl: sandbox.stub() };
+  const bucket = { file: sandbox.stub().returns(file) };
   const storage = createGcsAssetStorage(bucket as unknown as GcsBucket);
-  beforeEach(() => sinon.resetHistory());
+  beforeEach(() => sandbox.resetHistory());
 
   it('saves the object in one request, never overwriting, with its content type, and answers its public URL', async () => {
     file.publicUrl.returns('https://storage.googleapis.com/apps-bucket/applications/1-ab/icon.png');
