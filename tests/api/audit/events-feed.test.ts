@@ -110,6 +110,9 @@ describe('the audit feed GET /booking/v1/events', function () {
 
   it('sees every event exactly once when a transaction commits after a later position', async function () {
     if (!server.database.isServer) this.skip(); // needs a second session on the same database
+    // With PROJECTIONS=async a write answers once the read models pass it, and they cannot pass a
+    // transaction left open on this database (the late-commit horizon): the create answers 503.
+    if (server.services.config.projections === 'async') this.skip();
     const { next: start } = await readToEnd(0);
     const config = server.database.config!;
     const slow = new pg.Client({ host: config.host, port: config.port, user: config.user, password: config.password, database: config.database });
