@@ -6,7 +6,7 @@ import { Temporal } from 'temporal-polyfill';
 import { dayAhead } from '../../scripts/seed-days.js';
 import { createScratchDatabase, postgresServer, type ScratchDatabase } from '../support/scratch-database.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
-import { runSeed } from './run-seed.js';
+import { runScript } from '../support/run-script.js';
 
 describe('seed days', () => {
   const aWeek = Array.from({ length: 7 }, (_, i) => Temporal.PlainDate.from('2026-11-16').add({ days: i }));
@@ -44,7 +44,7 @@ describe('seed days', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const seed = () => runSeed(['--url', service.url], { DATA_DIR: dataDir });
+  const seed = () => runScript('seed', ['--url', service.url], { DATA_DIR: dataDir });
   const exported = (stdout: string, name: string) => new RegExp(`export ${name}=(\\S+)`).exec(stdout)?.[1];
 
   it('fills a demo workspace, prints tokens and requests that answer, and adds nothing the second time', async () => {

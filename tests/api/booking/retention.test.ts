@@ -1,25 +1,14 @@
-import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import { Temporal } from 'temporal-polyfill';
 import { workerOptionsFor } from '../../../src/workers/worker-options.js';
 import { startRetentionLoop } from '../../../src/workers/retention/start-retention-loop.js';
+import { runScript } from '../../support/run-script.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { waitFor } from '../../workers/worker-test-kit.js';
 import { bookingBody, registerZone, setClock } from './booking-api.js';
 
 /** npm run archive against the server's database, as its own process: exit code and output. */
-function runArchive(server: TestServer, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, ...server.database.env, LOG_LEVEL: 'silent' };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/archive.ts', ...args], { env, stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runArchive = (server: TestServer, args: string[]) => runScript('archive', args, { ...process.env, ...server.database.env, LOG_LEVEL: 'silent' });
 
 describe('retention: archiving ended bookings (contract §13)', function () {
   this.timeout(120_000);

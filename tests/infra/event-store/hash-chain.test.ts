@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runScript } from '../../support/run-script.js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { sql } from 'kysely';
@@ -9,17 +9,7 @@ import type { EventStore } from '../../../src/infra/event-store/event-store.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 
 /** npm run verify-log against the test database: its exit code and what it wrote. */
-function runVerifyLog(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/verify-log.ts'], { env: { ...process.env, ...env }, stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runVerifyLog = (env: Record<string, string>) => runScript('verify-log', [], { ...process.env, ...env });
 
 describe('tamper evidence of the event log', function () {
   this.timeout(60_000);

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 
-export type SeedRun = { code: number | null; stdout: string; stderr: string };
+export type ScriptRun = { code: number | null; stdout: string; stderr: string };
 
-/** Runs `scripts/seed.ts` as `npm run -s seed` does, with the given environment added. */
-export function runSeed(args: string[], env: Record<string, string>): Promise<SeedRun> {
+/** Runs `scripts/<name>.ts` as `npm run <name>` does, as its own process, with the given environment added to PATH. */
+export function runScript(name: string, args: string[], env: Record<string, string | undefined>): Promise<ScriptRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', `scripts/${name}.ts`, ...args], {
       env: { PATH: process.env.PATH, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
