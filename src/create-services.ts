@@ -11,7 +11,7 @@ import { createLocalDeviceDirectory } from './infra/device-service/local-device-
 import { createRemoteDeviceDirectory } from './infra/device-service/remote-device-directory.js';
 import type { DB } from './infra/db/schema.js';
 import { createPostgresEventStore } from './infra/event-store/postgres-event-store.js';
-import { appendingInPostgresTransactions } from './infra/event-store/postgres-transaction-appends.js';
+import { appendingInPostgresTransactions } from './infra/event-store/appending-in-postgres-transactions.js';
 import type { Logger } from './infra/logger.js';
 import { countAppendedEvents } from './infra/metrics/count-appended-events.js';
 import { createMonitoring } from './infra/metrics/monitoring.js';

@@ -16,7 +16,7 @@ import {
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import { positionOf, type EventStore, type ExpectedRevision, type LogPosition, type RecordedEvent } from './event-store.js';
-import { createAllFollowers } from './eventstoredb-followers.js';
+import { createEventStoreDbFollowers } from './eventstoredb-followers.js';
 import { WrongExpectedRevisionError } from './wrong-expected-revision-error.js';
 import { DomainError } from '../../domain/domain-error.js';
 
@@ -84,7 +84,7 @@ export function createEventStoreDbEventStore<Trx = unknown>(client: EventStoreDB
     const [last] = await readStreamEvents(client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1n }));
     return last ?? null;
   };
-  const followers = createAllFollowers(client, { toRecorded, toError: unreachableAsUnavailable });
+  const followers = createEventStoreDbFollowers(client, { toRecorded, toError: unreachableAsUnavailable });
   return {
     async appendToStream(streamId, events, expectedRevision, options = {}) {
       if (events.length === 0) throw new Error('appendToStream needs at least one event');

@@ -37,7 +37,7 @@ const samePosition = (a: LogPosition, b: LogPosition) => a.transactionId === b.t
  * the position asked, which is the stored checkpoint. A subscription that failed (the server lost,
  * UnavailableError) is dropped: its read fails, and the next read subscribes again.
  */
-export function createAllFollowers(
+export function createEventStoreDbFollowers(
   client: EventStoreDBClient,
   convert: { toRecorded: (event: EsdbRecorded) => RecordedEvent; toError: (error: unknown) => unknown },
 ) {
