@@ -12,6 +12,7 @@ import { createRemoteDeviceDirectory } from './infra/device-service/remote-devic
 import type { DB } from './infra/db/schema.js';
 import { createPostgresEventStore } from './infra/event-store/postgres-event-store.js';
 import { appendingInPostgresTransactions } from './infra/event-store/appending-in-postgres-transactions.js';
+import { createPostgresLogReader } from './infra/event-store/postgres-log-reader.js';
 import type { Logger } from './infra/logger.js';
 import { countAppendedEvents } from './infra/metrics/count-appended-events.js';
 import { createMonitoring } from './infra/metrics/monitoring.js';
@@ -23,28 +24,29 @@ import { startAsyncProjections } from './workers/projections/start-async-project
 export type RunningServices = Services & { close(): Promise<void> };
 
 /**
- * The event log and the projectors that follow it. PostgreSQL runs the projectors in the append's
- * transaction, or with PROJECTIONS=async all but those whose rules need it (records). EventStoreDB
- * keeps the log, the read models stay in PostgreSQL, and every projector follows `$all`; record
- * writes also apply theirs in a PostgreSQL transaction around their append.
+ * The event log, its reader and the projectors that follow it. PostgreSQL runs the projectors in the
+ * append's transaction, or with PROJECTIONS=async all but those whose rules need it (records).
+ * EventStoreDB keeps the log, the read models stay in PostgreSQL, and every projector follows `$all`;
+ * record writes also apply theirs in a PostgreSQL transaction around their append.
  */
 async function openEventStore(config: Config, db: Database) {
   if (config.eventStore === 'eventstoredb') {
     // Loaded only here: the gRPC client costs start-up time the PostgreSQL store does not need.
-    const [{ EventStoreDBClient }, { createEventStoreDbEventStore }] = await Promise.all([
+    const [{ EventStoreDBClient }, { createEventStoreDbEventStore }, { createEventStoreDbLogReader }] = await Promise.all([
       import('@eventstore/db-client'),
       import('./infra/event-store/eventstoredb-event-store.js'),
+      import('./infra/event-store/eventstoredb-log-reader.js'),
     ]);
     const client = EventStoreDBClient.connectionString(config.eventStoreConnectionString!);
     // Record writes check their rules and write their rows in a PostgreSQL transaction of their own
     // around the append; the records projector that follows `$all` meets those rows again.
     const store = appendingInPostgresTransactions(createEventStoreDbEventStore<Transaction<DB>>(client), { db, projections: [recordsProjector] });
     const following = projectors.map((p) => (p === recordsProjector ? repeatableRecordsProjector : p));
-    return { store, following, closeStore: () => client.dispose() };
+    return { store, logReader: createEventStoreDbLogReader(client, db), following, closeStore: () => client.dispose() };
   }
   const following = config.projections === 'async' ? projectors.filter((p) => !p.inAppend) : [];
   const store = createPostgresEventStore(db, { projections: projectors.filter((p) => !following.includes(p)) });
-  return { store, following, closeStore: async () => undefined };
+  return { store, logReader: createPostgresLogReader(db), following, closeStore: async () => undefined };
 }
 
 function keySource(config: Config, logger: Logger): string {
@@ -77,9 +79,9 @@ export async function createServices(config: Config, logger: Logger, database?: 
     }
   }
   await migrateToLatest(db);
+  const { store, logReader, following, closeStore } = await openEventStore(config, db);
   // Through `services.now`, which a test may replace to move the clock.
-  const monitoring = createMonitoring(db, () => services.now());
-  const { store, following, closeStore } = await openEventStore(config, db);
+  const monitoring = createMonitoring(db, () => logReader.readProcessorLags(), () => services.now());
   const asyncProjections = following.length > 0 ? startAsyncProjections({ config, db, logger }, store, following) : undefined;
   const services: RunningServices = {
     config,
@@ -91,6 +93,7 @@ export async function createServices(config: Config, logger: Logger, database?: 
     devices: config.deviceServiceUrl ? createRemoteDeviceDirectory(config.deviceServiceUrl) : createLocalDeviceDirectory(db),
     verifyToken,
     publishing: createPublishing(config, logger),
+    logReader,
     close: async () => {
       await asyncProjections?.stop();
       await closeStore();

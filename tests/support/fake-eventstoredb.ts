@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Readable, type ReadableOptions } from 'node:stream';
 import {
+  BACKWARDS,
   DeadlineExceededError,
   END,
   EVENT_TYPE,
@@ -12,6 +13,7 @@ import {
   WrongExpectedVersionError,
   type EventStoreDBClient,
   type Filter,
+  type Position,
 } from '@eventstore/db-client';
 import sinon from 'sinon';
 
@@ -30,9 +32,18 @@ type Stored = {
 
 type Appended = { id: string; type: string; data: unknown; metadata?: unknown };
 
-type Position = { commit: bigint; prepare: bigint };
+const resolved = (events: Stored[]) => ({
+  async *[Symbol.asyncIterator]() {
+    for (const event of events) yield { event };
+  },
+});
 
-const after = (a: Position, b: Position) => a.commit > b.commit || (a.commit === b.commit && a.prepare > b.prepare);
+/** `a` before `b` in `$all`: by commit, then prepare position. */
+const before = (a: Position, b: Position) => a.commit < b.commit || (a.commit === b.commit && a.prepare < b.prepare);
+
+const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+const firstCount = (events: Stored[], maxCount?: bigint | number) => (maxCount === undefined ? events : events.slice(0, Number(maxCount)));
 
 /** What a filter lets through, as the server applies it: a regex or prefixes on the event type or the stream name. */
 function passes(filter: Filter | undefined, event: Stored): boolean {
@@ -84,17 +95,13 @@ class FakeSubscription extends Readable {
   }
 }
 
-const resolved = (events: Stored[]) => ({
-  async *[Symbol.asyncIterator]() {
-    for (const event of events) yield { event };
-  },
-});
-
 /**
  * The part of @eventstore/db-client the adapter calls, answering as a single EventStoreDB node
- * would: an in-memory `$all` with growing positions, stream revisions and their expectations, a
- * system event at the head of `$all`, filtered catch-up subscriptions. Its methods are sinon
- * stubs, so a test can see the calls.
+ * would: an in-memory `$all` with growing positions (each event appended through gRPC at its own
+ * log position, commit = prepare), stream revisions and their expectations, reads in both
+ * directions, a system event at the head of `$all`, filtered catch-up subscriptions. Its methods
+ * are sinon stubs, so a test can see the calls; a test may change a stored event as someone
+ * editing the database files would.
  */
 export function fakeEventStoreDb() {
   const all: Stored[] = [
@@ -127,7 +134,8 @@ export function fakeEventStoreDb() {
         revision += 1n;
         nextPosition += 137n;
         record({
-          id: event.id, type: event.type, data: event.data, metadata: event.metadata ?? {}, streamId, revision, created: new Date(),
+          // Kept as the JSON the server would store and parse back, not as the caller's objects.
+          id: event.id, type: event.type, data: asJson(event.data), metadata: asJson(event.metadata ?? {}), streamId, revision, created: new Date(),
           position: { commit: nextPosition, prepare: nextPosition }, isJson: true, contentType: 'application/json',
         });
       }
@@ -137,7 +145,8 @@ export function fakeEventStoreDb() {
       }
       return { success: true, nextExpectedRevision: revision, position: { commit: nextPosition, prepare: nextPosition } };
     }),
-    readStream: sinon.spy((streamId: string, options: { fromRevision?: bigint | typeof END; direction?: string; maxCount?: bigint } = {}) => {
+    // Forwards from a revision includes it; backwards from one includes it and goes down; END forwards is past the last.
+    readStream: sinon.spy((streamId: string, options: { fromRevision?: bigint | typeof START | typeof END; direction?: string; maxCount?: bigint } = {}) => {
       const stream = streamOf(streamId);
       if (stream.length === 0) {
         return {
@@ -147,28 +156,29 @@ export function fakeEventStoreDb() {
           },
         };
       }
-      const backwards = options.direction === 'backwards';
-      const from = options.fromRevision === END || options.fromRevision === undefined ? undefined : options.fromRevision;
-      const ordered = backwards ? [...stream].reverse() : stream;
-      const selected = ordered.filter((e) => from === undefined || (backwards ? e.revision <= from : e.revision >= from));
-      return resolved(options.maxCount === undefined ? selected : selected.slice(0, Number(options.maxCount)));
+      const from = options.fromRevision ?? START;
+      if (options.direction === BACKWARDS) {
+        const upTo = from === END ? stream.at(-1)!.revision : from === START ? 0n : from;
+        return resolved(firstCount([...stream].reverse().filter((e) => e.revision <= upTo), options.maxCount));
+      }
+      if (from === END) return resolved([]);
+      const fromRevision = from === START ? 0n : from;
+      return resolved(firstCount(stream.filter((e) => e.revision >= fromRevision), options.maxCount));
     }),
-    // From a position, both directions include the event at it.
-    readAll: sinon.spy((options: { fromPosition?: typeof START | typeof END | Position; direction?: string; maxCount?: bigint } = {}) => {
-      const from = options.fromPosition;
-      const backwards = options.direction === 'backwards';
-      const at = typeof from === 'object' ? from : undefined;
-      const ordered = backwards ? [...all].reverse() : all;
-      const selected =
-        from === END
-          ? backwards ? ordered : []
-          : ordered.filter((e) => at === undefined || (backwards ? !after(e.position, at) : !after(at, e.position)));
-      return resolved(options.maxCount === undefined ? selected : selected.slice(0, Number(options.maxCount)));
+    // Forwards from a position includes the event there; backwards from one starts before it.
+    readAll: sinon.spy((options: { fromPosition?: typeof START | typeof END | Position; direction?: string; maxCount?: bigint | number } = {}) => {
+      const from = options.fromPosition ?? START;
+      if (options.direction === BACKWARDS) {
+        if (from === START) return resolved([]);
+        return resolved(firstCount([...all].reverse().filter((e) => from === END || before(e.position, from)), options.maxCount));
+      }
+      if (from === END) return resolved([]);
+      return resolved(firstCount(all.filter((e) => from === START || !before(e.position, from)), options.maxCount));
     }),
     // From a position, the events after it.
     subscribeToAll: sinon.spy((options: { fromPosition?: typeof START | typeof END | Position; filter?: Filter } = {}, readableOptions: ReadableOptions = {}) => {
       const from = options.fromPosition ?? START;
-      const backlog = from === START ? all : from === END ? [] : all.filter((e) => after(e.position, from));
+      const backlog = from === START ? all : from === END ? [] : all.filter((e) => before(from, e.position));
       const subscription = new FakeSubscription(options.filter, backlog, readableOptions, (s) => subscriptions.delete(s));
       subscriptions.add(subscription);
       return subscription;
