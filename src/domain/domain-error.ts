@@ -25,7 +25,20 @@ export type DomainErrorDetails = {
   errors?: { path: string; message: string }[];
 };
 
+/** Marks a domain error whichever copy of this module made it (see hasInstance below). */
+const domainErrorBrand = Symbol.for('workspace-booking.domain-error');
+
 export class DomainError extends Error {
+  readonly [domainErrorBrand] = true;
+
+  /**
+   * `instanceof` by brand, not by prototype: a module loaded through a dynamic import() under the
+   * test runner is a second copy of this file, and its refusals must still map to their statuses.
+   */
+  static override [Symbol.hasInstance](value: unknown): value is DomainError {
+    return typeof value === 'object' && value !== null && (value as { [domainErrorBrand]?: unknown })[domainErrorBrand] === true;
+  }
+
   constructor(
     readonly code: DomainErrorCode,
     message: string,
