@@ -11,11 +11,13 @@ import { createLocalDeviceDirectory } from './infra/device-service/local-device-
 import { createRemoteDeviceDirectory } from './infra/device-service/remote-device-directory.js';
 import type { DB } from './infra/db/schema.js';
 import { createPostgresEventStore } from './infra/event-store/postgres-event-store.js';
+import { appendingInPostgresTransactions } from './infra/event-store/appending-in-postgres-transactions.js';
 import { createPostgresLogReader } from './infra/event-store/postgres-log-reader.js';
 import type { Logger } from './infra/logger.js';
 import { countAppendedEvents } from './infra/metrics/count-appended-events.js';
 import { createMonitoring } from './infra/metrics/monitoring.js';
 import { projectors } from './projections/projectors.js';
+import { recordsProjector, repeatableRecordsProjector } from './projections/records/records-projector.js';
 import { createPublishing } from './infra/publishing/create-publishing.js';
 import { startAsyncProjections } from './workers/projections/start-async-projections.js';
 
@@ -24,7 +26,8 @@ export type RunningServices = Services & { close(): Promise<void> };
 /**
  * The event log, its reader and the projectors that follow it. PostgreSQL runs the projectors in the
  * append's transaction, or with PROJECTIONS=async all but those whose rules need it (records).
- * EventStoreDB keeps the log, the read models stay in PostgreSQL, and every projector follows `$all`.
+ * EventStoreDB keeps the log, the read models stay in PostgreSQL, and every projector follows `$all`;
+ * record writes also apply theirs in a PostgreSQL transaction around their append.
  */
 async function openEventStore(config: Config, db: Database) {
   if (config.eventStore === 'eventstoredb') {
@@ -35,8 +38,11 @@ async function openEventStore(config: Config, db: Database) {
       import('./infra/event-store/eventstoredb-log-reader.js'),
     ]);
     const client = EventStoreDBClient.connectionString(config.eventStoreConnectionString!);
-    const store = createEventStoreDbEventStore<Transaction<DB>>(client);
-    return { store, logReader: createEventStoreDbLogReader(client, db), following: projectors, closeStore: () => client.dispose() };
+    // Record writes check their rules and write their rows in a PostgreSQL transaction of their own
+    // around the append; the records projector that follows `$all` meets those rows again.
+    const store = appendingInPostgresTransactions(createEventStoreDbEventStore<Transaction<DB>>(client), { db, projections: [recordsProjector] });
+    const following = projectors.map((p) => (p === recordsProjector ? repeatableRecordsProjector : p));
+    return { store, logReader: createEventStoreDbLogReader(client, db), following, closeStore: () => client.dispose() };
   }
   const following = config.projections === 'async' ? projectors.filter((p) => !p.inAppend) : [];
   const store = createPostgresEventStore(db, { projections: projectors.filter((p) => !following.includes(p)) });

@@ -13,7 +13,7 @@ export async function processBatch(deps: { db: Database; eventStore: EventStore 
   const readLogHead = eventStore.readLogHead?.bind(eventStore);
   const readLogEnd = readLogHead ? async () => (await readLogHead()) ?? logStart : undefined;
   const after = await readCheckpoint(db, processor.name, processor.firstPosition, readLogEnd);
-  const events = await eventStore.readAll({ after, maxCount: batchSize });
+  const events = await eventStore.readAll({ after, maxCount: batchSize, follower: processor.name });
   const last = events.at(-1);
   if (!last) return 0;
 

@@ -1,5 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { BACKWARDS, END, NO_STREAM, START, STREAM_EXISTS, StreamNotFoundError, WrongExpectedVersionError, type EventStoreDBClient, type Position } from '@eventstore/db-client';
+import { Readable, type ReadableOptions } from 'node:stream';
+import {
+  BACKWARDS,
+  DeadlineExceededError,
+  END,
+  EVENT_TYPE,
+  NO_STREAM,
+  START,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  UnavailableError,
+  WrongExpectedVersionError,
+  type EventStoreDBClient,
+  type Filter,
+  type Position,
+} from '@eventstore/db-client';
 import sinon from 'sinon';
 
 type Stored = {
@@ -30,12 +45,63 @@ const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
 const firstCount = (events: Stored[], maxCount?: bigint | number) => (maxCount === undefined ? events : events.slice(0, Number(maxCount)));
 
+/** What a filter lets through, as the server applies it: a regex or prefixes on the event type or the stream name. */
+function passes(filter: Filter | undefined, event: Stored): boolean {
+  if (!filter) return true;
+  const subject = filter.filterOn === EVENT_TYPE ? event.type : event.streamId;
+  return 'regex' in filter ? new RegExp(filter.regex).test(subject) : filter.prefixes.some((prefix) => subject.startsWith(prefix));
+}
+
+/**
+ * A catch-up subscription to `$all` as the client hands it out: an object-mode stream of
+ * `{ event }` that says 'confirmation', delivers the events after its position, says 'caughtUp',
+ * then delivers the events appended while it lives, and holds back (backpressure) while its reader
+ * does not read.
+ */
+class FakeSubscription extends Readable {
+  private readonly queue: (Stored | 'confirmation' | 'caughtUp')[];
+
+  constructor(
+    private readonly eventFilter: Filter | undefined,
+    backlog: Stored[],
+    readableOptions: ReadableOptions,
+    private readonly forget: (subscription: FakeSubscription) => void,
+  ) {
+    super({ ...readableOptions, objectMode: true });
+    this.queue = ['confirmation', ...backlog.filter((event) => passes(eventFilter, event)), 'caughtUp'];
+  }
+
+  offer(event: Stored) {
+    if (!passes(this.eventFilter, event)) return;
+    this.queue.push(event);
+    this.pump();
+  }
+
+  override _read() {
+    this.pump();
+  }
+
+  private pump() {
+    while (this.queue.length > 0 && this.readableLength < this.readableHighWaterMark && !this.destroyed) {
+      const item = this.queue.shift()!;
+      if (typeof item === 'string') this.emit(item);
+      else this.push({ event: item });
+    }
+  }
+
+  async unsubscribe() {
+    this.forget(this);
+    this.destroy();
+  }
+}
+
 /**
  * The part of @eventstore/db-client the adapter calls, answering as a single EventStoreDB node
  * would: an in-memory `$all` with growing positions (each event appended through gRPC at its own
  * log position, commit = prepare), stream revisions and their expectations, reads in both
- * directions, a system event at the head of `$all`. Its methods are sinon stubs, so a test can see
- * the calls; a test may change a stored event as someone editing the database files would.
+ * directions, a system event at the head of `$all`, filtered catch-up subscriptions. Its methods
+ * are sinon stubs, so a test can see the calls; a test may change a stored event as someone
+ * editing the database files would.
  */
 export function fakeEventStoreDb() {
   const all: Stored[] = [
@@ -46,6 +112,12 @@ export function fakeEventStoreDb() {
   ];
   let nextPosition = 1_000n;
   const streamOf = (streamId: string) => all.filter((e) => e.streamId === streamId);
+  const subscriptions = new Set<FakeSubscription>();
+  let loseNextAnswer = false;
+  const record = (event: Stored) => {
+    all.push(event);
+    for (const subscription of subscriptions) subscription.offer(event);
+  };
 
   const client = {
     appendToStream: sinon.spy(async (streamId: string, events: Appended[], options: { expectedRevision?: unknown } = {}) => {
@@ -61,11 +133,15 @@ export function fakeEventStoreDb() {
       for (const event of events) {
         revision += 1n;
         nextPosition += 137n;
-        all.push({
+        record({
           // Kept as the JSON the server would store and parse back, not as the caller's objects.
           id: event.id, type: event.type, data: asJson(event.data), metadata: asJson(event.metadata ?? {}), streamId, revision, created: new Date(),
           position: { commit: nextPosition, prepare: nextPosition }, isJson: true, contentType: 'application/json',
         });
+      }
+      if (loseNextAnswer) {
+        loseNextAnswer = false;
+        throw new DeadlineExceededError(undefined, 'Deadline exceeded');
       }
       return { success: true, nextExpectedRevision: revision, position: { commit: nextPosition, prepare: nextPosition } };
     }),
@@ -99,12 +175,41 @@ export function fakeEventStoreDb() {
       if (from === END) return resolved([]);
       return resolved(firstCount(all.filter((e) => from === START || !before(e.position, from)), options.maxCount));
     }),
-    dispose: sinon.spy(async () => undefined),
+    // From a position, the events after it.
+    subscribeToAll: sinon.spy((options: { fromPosition?: typeof START | typeof END | Position; filter?: Filter } = {}, readableOptions: ReadableOptions = {}) => {
+      const from = options.fromPosition ?? START;
+      const backlog = from === START ? all : from === END ? [] : all.filter((e) => before(from, e.position));
+      const subscription = new FakeSubscription(options.filter, backlog, readableOptions, (s) => subscriptions.delete(s));
+      subscriptions.add(subscription);
+      return subscription;
+    }),
+    dispose: sinon.spy(async () => {
+      for (const subscription of subscriptions) await subscription.unsubscribe();
+    }),
   };
   return {
     client: client as unknown as EventStoreDBClient,
     spies: client,
     /** The events of the log that are no system events, in `$all` order. */
     events: () => all.filter((e) => !e.type.startsWith('$')),
+    /** Writes a system event at the head of `$all`, as the server does with its statistics. */
+    appendSystemEvent() {
+      nextPosition += 137n;
+      record({
+        id: randomUUID(), type: '$statsCollected', data: {}, metadata: {}, streamId: '$stats-127.0.0.1:2113', revision: BigInt(streamOf('$stats-127.0.0.1:2113').length),
+        created: new Date(), position: { commit: nextPosition, prepare: nextPosition }, isJson: true, contentType: 'application/json',
+      });
+    },
+    /** The next append is written, but its answer is lost on the way back (the client's deadline passes). */
+    loseNextAppendAnswer() {
+      loseNextAnswer = true;
+    },
+    /** The connection to the server is lost: every live subscription fails with UnavailableError. */
+    dropSubscriptions() {
+      for (const subscription of [...subscriptions]) {
+        subscriptions.delete(subscription);
+        subscription.destroy(new UnavailableError(undefined, '14 UNAVAILABLE: Connection dropped'));
+      }
+    },
   };
 }

@@ -18,11 +18,12 @@ export type TestResponse = { status: number; body: any; headers: Headers };
 
 /**
  * The real service over real HTTP on a fresh database (PostgreSQL when DB_HOST is set), trusting
- * the test platform key. `env` adds or overrides configuration variables.
+ * the test platform key. `env` adds or overrides configuration variables; `reuse` starts it on the
+ * database and workspace of a server that was closed (a restart).
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const database = await createTestDatabase();
-  const workspace = randomUUID();
+export async function startTestServer(env: Record<string, string> = {}, reuse?: { database: TestDatabase; workspace: string }): Promise<TestServer> {
+  const database = reuse?.database ?? (await createTestDatabase());
+  const workspace = reuse?.workspace ?? randomUUID();
   const config = loadConfig({
     PORT: '0',
     APP_ENV: 'production',

@@ -65,8 +65,12 @@ export type EventStore<Trx = unknown> = {
   readStreamRevision(streamId: string): Promise<number | null>;
   /** The stream's last event, or null when the stream does not exist. */
   readLastEvent(streamId: string): Promise<RecordedEvent | null>;
-  /** Events of all streams in commit order, strictly after `after`, never skipping a late commit. */
-  readAll(options: { after: LogPosition; maxCount: number }): Promise<RecordedEvent[]>;
+  /**
+   * Events of all streams in commit order, strictly after `after`, never skipping a late commit.
+   * `follower` names a reader that continues where its last read ended (a processor): the store may
+   * keep a subscription open for it between reads.
+   */
+  readAll(options: { after: LogPosition; maxCount: number; follower?: string }): Promise<RecordedEvent[]>;
   /**
    * Where the log ends (its last event), or null when it is empty. Set by a store whose appends
    * are no PostgreSQL transactions (EventStoreDB): checks run in an append's transaction see the

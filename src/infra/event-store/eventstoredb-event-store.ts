@@ -5,7 +5,6 @@ import {
   EventStoreDBClient,
   FORWARDS,
   NO_STREAM,
-  START,
   DeadlineExceededError,
   StreamNotFoundError,
   UnavailableError,
@@ -14,12 +13,12 @@ import {
 } from '@eventstore/db-client';
 import { appendChained, hashOf } from './eventstoredb-chained-append.js';
 import { positionOf, type EventStore, type LogPosition, type RecordedEvent } from './event-store.js';
+import { createEventStoreDbFollowers } from './eventstoredb-followers.js';
 import { WrongExpectedRevisionError } from './wrong-expected-revision-error.js';
 import { DomainError } from '../../domain/domain-error.js';
 
-/** Device, zone and catalog record writes check their rules in the append's PostgreSQL transaction. */
-const recordsNeedPostgres = () =>
-  new DomainError('dependency_unavailable', 'this write checks its rules inside a PostgreSQL transaction, which EVENT_STORE=eventstoredb does not offer: device, zone and catalog records need EVENT_STORE=postgres');
+/** Work in a PostgreSQL transaction (records' checks and writes) is the business of appendingInPostgresTransactions. */
+const workInTransactionRefused = () => new Error('an append with work in a PostgreSQL transaction goes through appendingInPostgresTransactions');
 
 /** A server that cannot be reached answers like a database that cannot: 503, try again (contract §12). */
 export function unreachableAsUnavailable(error: unknown): unknown {
@@ -64,22 +63,23 @@ async function readStreamEvents(read: AsyncIterable<ResolvedEvent>): Promise<Rec
   return events;
 }
 
-const isStart = (p: LogPosition) => p.transactionId === '0' && p.globalPosition === 0;
 const samePosition = (e: RecordedEvent, p: LogPosition) => e.transactionId === p.transactionId && e.globalPosition === p.globalPosition;
 
 /**
  * The event store port on EventStoreDB. Its appends are not PostgreSQL transactions, so inline
- * projections are refused: with this store, read models follow the log through a subscription.
+ * projections are refused: with this store, read models follow `$all` through filtered
+ * subscriptions (eventstoredb-followers.ts); records wrap it in appendingInPostgresTransactions.
  */
 export function createEventStoreDbEventStore<Trx = unknown>(client: EventStoreDBClient): EventStore<Trx> {
   const readLastEvent = async (streamId: string) => {
     const [last] = await readStreamEvents(client.readStream(streamId, { fromRevision: END, direction: BACKWARDS, maxCount: 1n }));
     return last ?? null;
   };
+  const followers = createEventStoreDbFollowers(client, { toRecorded, toError: unreachableAsUnavailable });
   return {
     async appendToStream(streamId, events, expectedRevision, options = {}) {
       if (events.length === 0) throw new Error('appendToStream needs at least one event');
-      if (options.inTransaction) throw recordsNeedPostgres();
+      if (options.inTransaction) throw workInTransactionRefused();
       const prepared = events.map((e) => ({ ...e, id: e.id ?? randomUUID(), metadata: e.metadata ?? {} }));
       try {
         const { result, events: chained } = await appendChained(client, streamId, prepared, expectedRevision);
@@ -131,26 +131,8 @@ export function createEventStoreDbEventStore<Trx = unknown>(client: EventStoreDB
       }
     },
 
-    async readAll({ after, maxCount }) {
-      // $all also holds system events; they are skipped here, and a page made only of them is
-      // read past instead of answered empty, so a follower never stalls behind them.
-      let from = after;
-      for (;;) {
-        const fromPosition = isStart(from) ? START : { commit: BigInt(from.transactionId), prepare: BigInt(from.globalPosition) };
-        const raw: RecordedEvent[] = [];
-        try {
-          for await (const resolved of client.readAll({ fromPosition, direction: FORWARDS, maxCount: BigInt(maxCount + 1) })) {
-            if (resolved.event) raw.push(toRecorded(resolved.event));
-          }
-        } catch (error) {
-          throw unreachableAsUnavailable(error);
-        }
-        const fresh = isStart(from) ? raw : raw.filter((e) => !samePosition(e, from));
-        const events = fresh.filter((e) => !e.type.startsWith('$')).slice(0, maxCount);
-        const last = fresh.at(-1);
-        if (events.length > 0 || raw.length <= maxCount || !last) return events;
-        from = { transactionId: last.transactionId, globalPosition: last.globalPosition };
-      }
+    readAll(options) {
+      return followers.read(options);
     },
   };
 }

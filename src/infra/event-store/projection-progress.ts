@@ -21,6 +21,16 @@ export type ProjectionProgress = {
   notified(payload: string): void;
 };
 
+/** Where the projections' checkpoint stands, as `db` (a transaction, maybe) sees it. */
+export async function readProjectionsCheckpoint(db: Executor): Promise<LogPosition> {
+  const row = await db
+    .selectFrom('processor_checkpoints')
+    .select([sql<string>`transaction_id::text`.as('transaction_id'), 'global_position'])
+    .where('name', '=', projectionsCheckpoint)
+    .executeTakeFirst();
+  return row ? { transactionId: row.transaction_id, globalPosition: Number(row.global_position) } : logStart;
+}
+
 type Waiter = { position: LogPosition; resolve: () => void };
 
 /**
@@ -54,14 +64,7 @@ export function createProjectionProgress(
     }
   };
 
-  const readCheckpoint = async () => {
-    const row = await db
-      .selectFrom('processor_checkpoints')
-      .select([sql<string>`transaction_id::text`.as('transaction_id'), 'global_position'])
-      .where('name', '=', projectionsCheckpoint)
-      .executeTakeFirst();
-    if (row) advanced({ transactionId: row.transaction_id, globalPosition: Number(row.global_position) });
-  };
+  const readCheckpoint = async () => advanced(await readProjectionsCheckpoint(db));
 
   /** One reader of the checkpoint at a time, however many wait. */
   const check = () => {

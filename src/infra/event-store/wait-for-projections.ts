@@ -1,5 +1,32 @@
-import { positionOf, type EventStore } from './event-store.js';
-import type { ProjectionProgress } from './projection-progress.js';
+import type { Transaction } from 'kysely';
+import { DomainError } from '../../domain/domain-error.js';
+import type { DB } from '../db/schema.js';
+import { isAtOrAfter, positionOf, type EventStore, type InTransaction, type LogPosition } from './event-store.js';
+import { readProjectionsCheckpoint, type ProjectionProgress } from './projection-progress.js';
+
+/** How often an append whose checks found the read models behind the log waits for them and tries again. */
+const maxAttemptsBehind = 25;
+
+/** The read models had not passed the log's head when an append's checks were to run. */
+class ReadModelsBehind extends Error {
+  constructor(readonly head: LogPosition) {
+    super('the read models have not passed the head of the log');
+  }
+}
+
+/**
+ * The append's work in its transaction, run only once the read models have passed the log's head
+ * as the transaction sees them: for a store whose appends are no PostgreSQL transactions and whose
+ * work in one takes turns (appendingInPostgresTransactions), so its checks see every event appended
+ * before, even one whose own transaction failed to commit after its append.
+ */
+function onCurrentReadModels(readLogHead: () => Promise<LogPosition | null>, inTransaction: InTransaction<Transaction<DB>>): InTransaction<Transaction<DB>> {
+  return async (trx, events, project) => {
+    const head = await readLogHead();
+    if (head && !isAtOrAfter(await readProjectionsCheckpoint(trx), head)) throw new ReadModelsBehind(head);
+    await inTransaction(trx, events, project);
+  };
+}
 
 /**
  * The store whose read models follow the log (PROJECTIONS=async), keeping read-your-writes: an
@@ -7,15 +34,27 @@ import type { ProjectionProgress } from './projection-progress.js';
  * appends on is answered once they have passed the stream's last event, so the state read after
  * it is at least that revision (a newer one fails the append's expectation and is decided again).
  * A wait past the bound is a 503; the append has committed by then and its read models follow.
+ * Where the store tells the log's head (EventStoreDB), an append's checks in its transaction run
+ * once the projections have passed it: found behind, the append rolls back, waits and tries again.
  */
-export function waitingForProjections<Trx>(store: EventStore<Trx>, progress: ProjectionProgress): EventStore<Trx> {
+export function waitingForProjections(store: EventStore<Transaction<DB>>, progress: ProjectionProgress): EventStore<Transaction<DB>> {
   return {
     ...store,
     projectsAfterCommit: true,
-    async appendToStream(...args) {
-      const result = await store.appendToStream(...args);
-      await progress.waitFor(positionOf(result.events.at(-1)!));
-      return result;
+    async appendToStream(streamId, events, expectedRevision, options = {}) {
+      const readLogHead = store.readLogHead?.bind(store);
+      const inTransaction = options.inTransaction && readLogHead ? onCurrentReadModels(readLogHead, options.inTransaction) : options.inTransaction;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const result = await store.appendToStream(streamId, events, expectedRevision, { ...options, inTransaction });
+          await progress.waitFor(positionOf(result.events.at(-1)!));
+          return result;
+        } catch (error) {
+          if (!(error instanceof ReadModelsBehind)) throw error;
+          if (attempt >= maxAttemptsBehind) throw new DomainError('dependency_unavailable', 'the read models keep falling behind the log; try again');
+          await progress.waitFor(error.head);
+        }
+      }
     },
     async readStreamRevision(streamId) {
       const last = await store.readLastEvent(streamId);

@@ -6,11 +6,25 @@ import { columnValuesOf } from './record-json.js';
 
 type AnyDb = Kysely<any>;
 
-/** `at` is the write's time (the event's), so that a rebuild writes the same row. */
-export async function insertRecordRow(db: Executor, kind: RecordKind, record: RecordJson, at?: string): Promise<void> {
+/**
+ * `at` is the write's time (the event's), so that a rebuild writes the same row. `ifAbsent`: a row
+ * already there under the record's key is left as it is (a follower meeting a row its write's own
+ * transaction wrote); any other constraint still fails.
+ */
+export async function insertRecordRow(db: Executor, kind: RecordKind, record: RecordJson, at?: string, options: { ifAbsent?: boolean } = {}): Promise<void> {
   const values = columnValuesOf(kind, record);
   if (kind.rowTimestamps && at) values[kind.rowTimestamps.created] = values[kind.rowTimestamps.updated] = at;
-  await (db as unknown as AnyDb).insertInto(kind.table).values(values).execute();
+  await (db as unknown as AnyDb)
+    .insertInto(kind.table)
+    .values(values)
+    .$if(Boolean(options.ifAbsent), (q) => q.onConflict((oc) => oc.columns(keyColumnsOf(kind)).doNothing()))
+    .execute();
+}
+
+/** The columns of the record's key: its table's primary key. */
+export function keyColumnsOf(kind: RecordKind): string[] {
+  const id = columnOf(kind, kind.id.field);
+  return kind.workspaceField ? [columnOf(kind, kind.workspaceField), id] : [id];
 }
 
 export async function updateRecordRow(db: Executor, kind: RecordKind, key: RecordKey, record: RecordJson, at: string): Promise<void> {

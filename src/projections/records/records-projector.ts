@@ -1,12 +1,19 @@
 import type { RecordChangeType, RecordEventData } from '../../domain/records/record-event.js';
 import type { RecordKind } from '../../domain/records/record-kind.js';
 import type { DB } from '../../infra/db/schema.js';
-import { deleteRecordRow, insertRecordRow, updateRecordRow } from '../../infra/records/record-rows.js';
+import { deleteRecordRow, insertRecordRow, keyColumnsOf, updateRecordRow } from '../../infra/records/record-rows.js';
 import type { Projector } from '../projector.js';
 import { recordKinds } from './record-kinds.js';
 
-/** The tables of these record kinds: each record event carries the whole record after the change. */
-export function recordsProjectorOf(kinds: readonly RecordKind[]): Projector {
+/**
+ * The tables of these record kinds: each record event carries the whole record after the change.
+ * `repeatable`: for followers of a log whose record appends applied the projector in their own
+ * PostgreSQL transaction already (appendingInPostgresTransactions): a create that finds its row
+ * passes over it; an update or a delete writes the same again. Such appends take turns and wait for
+ * the followers to pass the log's head, so a follower meets a record's event with its row either
+ * just before or just after it, never further on.
+ */
+export function recordsProjectorOf(kinds: readonly RecordKind[], options: { repeatable?: boolean } = {}): Projector {
   const changeOf = new Map<string, { kind: RecordKind; change: RecordChangeType }>(
     kinds.flatMap((kind) => [
       ...(['created', 'updated', 'deleted'] as const).map((change) => [kind.events[change], { kind, change }] as const),
@@ -23,7 +30,7 @@ export function recordsProjectorOf(kinds: readonly RecordKind[]): Projector {
       const { kind, change } = changeOf.get(event.type)!;
       const data = event.data as RecordEventData;
       const key = { workspace: data.workspace, id: data.id };
-      if (change === 'created') await insertRecordRow(trx, kind, data.record, data.at);
+      if (change === 'created') await insertRecordRow(trx, kind, data.record, data.at, { ifAbsent: options.repeatable });
       else if (change === 'updated') await updateRecordRow(trx, kind, key, data.record, data.at);
       else await deleteRecordRow(trx, kind, key);
     },
@@ -33,7 +40,5 @@ export function recordsProjectorOf(kinds: readonly RecordKind[]): Projector {
 /** Device and catalog records. */
 export const recordsProjector: Projector = recordsProjectorOf(recordKinds);
 
-function keyColumnsOf(kind: RecordKind): string[] {
-  const id = kind.fields[kind.id.field]!.column;
-  return kind.workspaceField ? [kind.fields[kind.workspaceField]!.column, id] : [id];
-}
+/** The same, following an EventStoreDB log whose record appends applied it already. */
+export const repeatableRecordsProjector: Projector = recordsProjectorOf(recordKinds, { repeatable: true });

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { EventStoreDBClient, NO_STREAM, StreamNotFoundError, UnavailableError, WrongExpectedVersionError } from '@eventstore/db-client';
+import { EventStoreDBClient, jsonEvent, NO_STREAM, START, StreamNotFoundError, UnavailableError, WrongExpectedVersionError } from '@eventstore/db-client';
 import { expect } from 'chai';
 import sinon from 'sinon';
 import { createEventStoreDbEventStore } from '../../../src/infra/event-store/eventstoredb-event-store.js';
@@ -29,25 +28,6 @@ eventStoreContract('EventStoreDB (fake client)', async () => ({
   close: async () => undefined,
 }));
 
-async function* resolved(events: { type: string; commit: bigint; prepare?: bigint; revision?: bigint }[]) {
-  for (const e of events) {
-    yield {
-      event: {
-        id: randomUUID(),
-        type: e.type,
-        data: {},
-        metadata: {},
-        streamId: 's',
-        revision: e.revision ?? 0n,
-        created: new Date(),
-        position: { commit: e.commit, prepare: e.prepare ?? e.commit },
-        isJson: true,
-        contentType: 'application/json',
-      },
-    };
-  }
-}
-
 /** A read of a stream that does not exist. */
 const noStream = () => ({
   async *[Symbol.asyncIterator]() {
@@ -74,12 +54,11 @@ describe('EventStoreDB adapter mapping (stubbed client)', () => {
     expect(error).to.be.instanceOf(Error).and.not.instanceOf(WrongExpectedRevisionError);
   });
 
-  it('refuses work in the append’s transaction (record rules) as unavailable, naming the setting, and appends nothing', async () => {
+  it('refuses work in a PostgreSQL transaction (appendingInPostgresTransactions does it) and appends nothing', async () => {
     const appendToStream = sinon.stub();
     const store = createEventStoreDbEventStore({ appendToStream } as unknown as EventStoreDBClient);
     const error = await store.appendToStream('s', [{ type: 'T', data: {} }], 'any', { inTransaction: async () => undefined }).catch((e: unknown) => e);
-    expect(error).to.be.instanceOf(DomainError).and.to.include({ code: 'dependency_unavailable' });
-    expect((error as Error).message).to.include('EVENT_STORE=postgres');
+    expect((error as Error).message).to.include('appendingInPostgresTransactions');
     expect(appendToStream.called).to.equal(false);
   });
 
@@ -105,15 +84,63 @@ describe('EventStoreDB adapter mapping (stubbed client)', () => {
     expect(await store.readStreamRevision('s')).to.equal(null);
   });
 
-  it('reads $all past pages that hold only system events, never answering them', async () => {
-    const pages = [
-      [{ type: '$metadata', commit: 10n }, { type: '$statsCollected', commit: 20n }, { type: '$settings', commit: 30n }],
-      [{ type: '$settings', commit: 30n }, { type: 'BookingCreated', commit: 40n }],
-    ];
-    const readAll = sinon.stub().callsFake(() => resolved(pages.shift() ?? []));
-    const store = createEventStoreDbEventStore({ readAll } as unknown as EventStoreDBClient);
-    const events = await store.readAll({ after: { transactionId: '0', globalPosition: 0 }, maxCount: 2 });
-    expect(events.map((e) => [e.type, e.transactionId])).to.deep.equal([['BookingCreated', '40']]);
-    expect(readAll.secondCall.args[0].fromPosition).to.deep.equal({ commit: 30n, prepare: 30n });
+  describe('$all through filtered subscriptions', () => {
+    const start = { transactionId: '0', globalPosition: 0 };
+    const positionOf = (e: { position: { commit: bigint; prepare: bigint } }) => ({ transactionId: String(e.position.commit), globalPosition: Number(e.position.prepare) });
+    const appendTo = (esdb: ReturnType<typeof fakeEventStoreDb>, streamId: string, count: number) =>
+      esdb.client.appendToStream(streamId, Array.from({ length: count }, (_, i) => jsonEvent({ type: 'Counted', data: { i } })));
+
+    it('leaves system events out on the server, and a follower continues on its subscription', async () => {
+      const esdb = fakeEventStoreDb();
+      esdb.appendSystemEvent();
+      await appendTo(esdb, 'a', 3);
+      esdb.appendSystemEvent();
+      const store = createEventStoreDbEventStore(esdb.client);
+      const first = await store.readAll({ after: start, maxCount: 2, follower: 'f' });
+      expect(first.map((e) => [e.streamId, e.streamRevision])).to.deep.equal([['a', 0], ['a', 1]]);
+      expect(esdb.spies.subscribeToAll.firstCall.args[0]).to.deep.include({ fromPosition: START });
+      expect(esdb.spies.subscribeToAll.firstCall.args[0]?.filter).to.include({ filterOn: 'eventType', regex: '^[^$].*' });
+      await appendTo(esdb, 'b', 1);
+      const rest = await store.readAll({ after: positionOf(esdb.events()[1]!), maxCount: 10, follower: 'f' });
+      expect(rest.map((e) => [e.streamId, e.streamRevision])).to.deep.equal([['a', 2], ['b', 0]]);
+      expect(esdb.spies.subscribeToAll.callCount).to.equal(1);
+      expect(await store.readAll({ after: positionOf(esdb.events()[3]!), maxCount: 10, follower: 'f' })).to.deep.equal([]);
+    });
+
+    it('subscribes again after the position asked when it is not where the subscription stands', async () => {
+      const esdb = fakeEventStoreDb();
+      await appendTo(esdb, 'a', 4);
+      const store = createEventStoreDbEventStore(esdb.client);
+      await store.readAll({ after: start, maxCount: 3, follower: 'f' });
+      // The batch did not commit: the checkpoint is still after the first event.
+      const again = await store.readAll({ after: positionOf(esdb.events()[0]!), maxCount: 10, follower: 'f' });
+      expect(again.map((e) => e.streamRevision)).to.deep.equal([1, 2, 3]);
+      expect(esdb.spies.subscribeToAll.secondCall.args[0]?.fromPosition).to.deep.equal(esdb.events()[0]!.position);
+    });
+
+    it('fails a read whose subscription is lost as unavailable, and the next read subscribes again from its position', async () => {
+      const esdb = fakeEventStoreDb();
+      await appendTo(esdb, 'a', 2);
+      const store = createEventStoreDbEventStore(esdb.client);
+      await store.readAll({ after: start, maxCount: 10, follower: 'f' });
+      const last = positionOf(esdb.events()[1]!);
+      const waiting = store.readAll({ after: last, maxCount: 10, follower: 'f' });
+      esdb.dropSubscriptions();
+      const error = await waiting.catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(DomainError).and.to.include({ code: 'dependency_unavailable' });
+      await appendTo(esdb, 'b', 1);
+      const resumed = await store.readAll({ after: last, maxCount: 10, follower: 'f' });
+      expect(resumed.map((e) => e.streamId)).to.deep.equal(['b']);
+      expect(esdb.spies.subscribeToAll.lastCall.args[0]?.fromPosition).to.deep.equal(esdb.events()[1]!.position);
+    });
+
+    it('tells the head of the log past the system events there, null when it holds none other', async () => {
+      const esdb = fakeEventStoreDb();
+      const store = createEventStoreDbEventStore(esdb.client);
+      expect(await store.readLogHead!()).to.equal(null);
+      await appendTo(esdb, 'a', 1);
+      for (let i = 0; i < 70; i++) esdb.appendSystemEvent();
+      expect(await store.readLogHead!()).to.deep.equal(positionOf(esdb.events()[0]!));
+    });
   });
 });
