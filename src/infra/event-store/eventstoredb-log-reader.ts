@@ -1,4 +1,4 @@
-import { FORWARDS, START, type EventStoreDBClient } from '@eventstore/db-client';
+import { BACKWARDS, END, FORWARDS, START, type EventStoreDBClient } from '@eventstore/db-client';
 import { sql } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
 import { resourceStreamId } from '../../domain/resource/resource.js';
@@ -86,6 +86,14 @@ export function createEventStoreDbLogReader(client: EventStoreDBClient, db: Exec
     },
 
     readPublished: (read) => readPublishedPage(client, read),
+
+    async readHeadPosition() {
+      // Backwards from the end, past ESDB's own events at the head of `$all` (statistics, settings).
+      for await (const event of eventsOf(client.readAll({ fromPosition: END, direction: BACKWARDS }))) {
+        if (!isSystemEvent(event)) return Number(event.position.commit);
+      }
+      return 0;
+    },
 
     async readProcessorLags() {
       const checkpoints = await db

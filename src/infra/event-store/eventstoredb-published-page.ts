@@ -30,17 +30,22 @@ function matches(event: RecordedEvent, read: PublishedRead): boolean {
  * (for events appended through gRPC, commit = prepare, the `position` of their envelopes): a page
  * continues from `{ commit, prepare: commit }`, strictly after every event of that commit, and a
  * page never ends inside one commit's events, so that each event is seen exactly once. `$all` holds
- * committed events only, in commit order: no commit can land behind a position already read.
+ * committed events only, in commit order: no commit can land behind a position already read. With
+ * `upTo`, the page stops at the first commit past it.
  */
 export async function readPublishedPage(client: EventStoreDBClient, read: PublishedRead): Promise<PublishedPage | null> {
   const after = BigInt(read.after);
+  const upTo = read.upTo === undefined ? undefined : BigInt(read.upTo);
   if (after !== 0n && !(await namesEvent(client, after))) return null;
+  if (upTo !== undefined && upTo !== 0n && !(await namesEvent(client, upTo))) return null;
+  if (upTo !== undefined && after >= upTo) return { events: [], next: read.upTo! };
   const fromPosition: Position | typeof START = after === 0n ? START : { commit: after, prepare: after };
   const events: RecordedEvent[] = [];
   let scanned = 0;
   let lastCommit: bigint | null = null;
   for await (const event of eventsOf(client.readAll({ fromPosition, direction: FORWARDS }))) {
     if (event.position.commit <= after && after !== 0n) continue;
+    if (upTo !== undefined && event.position.commit > upTo) return { events, next: read.upTo! };
     const pageDone = events.length >= read.maxCount || scanned >= scanWindow;
     if (pageDone && event.position.commit !== lastCommit) break;
     scanned += 1;

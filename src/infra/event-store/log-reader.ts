@@ -17,6 +17,11 @@ export type PublishedRead = {
   names: readonly string[];
   /** Only events of this workspace; undefined = every workspace. */
   workspace?: string;
+  /**
+   * Only events up to the one at this position, inclusive (a head `readHeadPosition` answered): a
+   * page that reaches it, or starts past it, answers `next` = `upTo`. Undefined = up to the log's end.
+   */
+  upTo?: number;
 };
 
 /** `next`: the position to continue after; `after` when nothing new is final yet. */
@@ -46,8 +51,10 @@ export type LogReader = {
   readBookingAsOf(bookingId: string, asOf: Temporal.Instant): Promise<Record<string, unknown> | null>;
   /** The stream's events after revision `after` recorded at or before `asOf`, in revision order. */
   readStreamAsOf(streamId: string, after: number, asOf: Temporal.Instant): Promise<EventAsOf[]>;
-  /** A page of published events after a position the feed answered; null when `after` names no event of the log. */
+  /** A page of published events after a position the feed answered; null when `after` or `upTo` names no event of the log. */
   readPublished(read: PublishedRead): Promise<PublishedPage | null>;
+  /** The position of the log's last event, in the numbering of `readPublished`; 0 when the log is empty. */
+  readHeadPosition(): Promise<number>;
   /** Every processor's checkpoint and how many events of the log lie beyond it. */
   readProcessorLags(): Promise<ProcessorLag[]>;
   /**

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { readProcessorLags } from '../metrics/processor-lag.js';
-import { logStart, type LogPosition } from './event-store.js';
+import { isAtOrAfter, logStart, type LogPosition } from './event-store.js';
 import type { ChainedEvent, EventAsOf, LogReader } from './log-reader.js';
 import { readLog } from './postgres-event-store.js';
 import { ofWorkspace, publishedUnder } from './published-event-condition.js';
@@ -59,15 +59,25 @@ export function createPostgresLogReader(db: Executor): LogReader {
       return rows.map((row): EventAsOf => ({ revision: Number(row.revision), recordedUs: Number(row.recorded_us), type: row.type, data: row.data }));
     },
 
-    async readPublished({ after, maxCount, names, workspace }) {
+    async readPublished({ after, maxCount, names, workspace, upTo }) {
       // The log's one reader, so the feed keeps the workers' order and late-commit horizon; the
       // numeric position names an event, whose transaction id places it in that order.
       const from = await logPositionAt(db, after);
-      if (!from) return null;
-      const published = publishedUnder(names);
-      const where = workspace === undefined ? published : sql<boolean>`${published} and ${ofWorkspace(workspace)}`;
+      const until = upTo === undefined ? undefined : await logPositionAt(db, upTo);
+      if (!from || until === null) return null;
+      if (until && isAtOrAfter(from, until)) return { events: [], next: until.globalPosition };
+      const conditions = [publishedUnder(names)];
+      if (workspace !== undefined) conditions.push(ofWorkspace(workspace));
+      if (until) conditions.push(sql<boolean>`(transaction_id, global_position) <= (${until.transactionId}::xid8, ${until.globalPosition}::bigint)`);
+      const where = sql<boolean>`${sql.join(conditions, sql` and `)}`;
       const page = await readLog(db, { after: from, maxCount, filter: { where, scanWindow } });
-      return { events: page.events, next: page.next.globalPosition };
+      return { events: page.events, next: until && isAtOrAfter(page.next, until) ? until.globalPosition : page.next.globalPosition };
+    },
+
+    async readHeadPosition() {
+      const { rows } = await sql<{ global_position: string }>`
+        select global_position from events order by transaction_id desc, global_position desc limit 1`.execute(db);
+      return Number(rows[0]?.global_position ?? 0);
     },
 
     readProcessorLags: () => readProcessorLags(db),

@@ -59,4 +59,12 @@ describe('the audit feed’s pages over EventStoreDB’s $all', () => {
     expect((await readPublishedPage(client, { ...read, after: 400 }))?.next).to.equal(500);
     for (const after of [200, 300, 450, 600]) expect(await readPublishedPage(client, { ...read, after }), String(after)).to.equal(null);
   });
+
+  it('stops at upTo, inclusive: a page that reaches it or starts past it answers next = upTo; upTo must name an event', async () => {
+    const { log, client } = logWithExplicitTransaction();
+    const page = await readPublishedPage(client, { ...read, maxCount: 10, after: 0, upTo: 400 });
+    expect([page?.events.map((e) => e.id), page?.next]).to.deep.equal([log.slice(0, 3).map((e) => e.id), 400]);
+    for (const after of [400, 500]) expect(await readPublishedPage(client, { ...read, after, upTo: 400 })).to.deep.equal({ events: [], next: 400 });
+    expect(await readPublishedPage(client, { ...read, after: 0, upTo: 450 })).to.equal(null);
+  });
 });
