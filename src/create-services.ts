@@ -11,10 +11,11 @@ import { createLocalDeviceDirectory } from './infra/device-service/local-device-
 import { createRemoteDeviceDirectory } from './infra/device-service/remote-device-directory.js';
 import type { DB } from './infra/db/schema.js';
 import { createPostgresEventStore } from './infra/event-store/postgres-event-store.js';
+import { projectionsCheckpoint } from './infra/event-store/projection-progress.js';
 import type { Logger } from './infra/logger.js';
 import { countAppendedEvents } from './infra/metrics/count-appended-events.js';
 import { createMonitoring } from './infra/metrics/monitoring.js';
-import { projectors } from './projections/projectors.js';
+import { followingProjectors, projectors } from './projections/projectors.js';
 import { createPublishing } from './infra/publishing/create-publishing.js';
 import { startAsyncProjections } from './workers/projections/start-async-projections.js';
 
@@ -35,7 +36,7 @@ async function openEventStore(config: Config, db: Database) {
     const client = EventStoreDBClient.connectionString(config.eventStoreConnectionString!);
     return { store: createEventStoreDbEventStore<Transaction<DB>>(client), following: projectors, closeStore: () => client.dispose() };
   }
-  const following = config.projections === 'async' ? projectors.filter((p) => !p.inAppend) : [];
+  const following = config.projections === 'async' ? followingProjectors : [];
   const store = createPostgresEventStore(db, { projections: projectors.filter((p) => !following.includes(p)) });
   return { store, following, closeStore: async () => undefined };
 }
@@ -74,6 +75,9 @@ export async function createServices(config: Config, logger: Logger, database?: 
   const monitoring = createMonitoring(db, () => services.now());
   const { store, following, closeStore } = await openEventStore(config, db);
   const asyncProjections = following.length > 0 ? startAsyncProjections({ config, db, logger }, store, following) : undefined;
+  // Every process that serves commands runs the runner (one active): its health and metrics tell
+  // where the shared checkpoint stands, whichever process is active.
+  if (asyncProjections) monitoring.workers.track(projectionsCheckpoint);
   const services: RunningServices = {
     config,
     db,

@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Temporal } from 'temporal-polyfill';
 import { poolOf, type Database } from '../db/database.js';
 import { processRegistry } from './process-metrics.js';
-import { readProcessorLags } from './processor-lag.js';
+import { readProcessorLags, type ProcessorLag } from './processor-lag.js';
 import { createWorkerStatusBoard, type WorkerStatusBoard } from './worker-status.js';
 
 /** What /metrics and the health answer are made of, for one set of services. */
@@ -33,6 +33,8 @@ export function createMonitoring(db: Database, now: () => Temporal.Instant): Mon
     labelNames: ['type'] as const,
     registers: [registry],
   });
+  /** The checkpoints, read once per scrape for both gauges made of them. */
+  let checkpoints: Promise<ProcessorLag[]> = Promise.resolve([]);
   new Gauge({
     name: 'processor_lag_events',
     help: 'Events in the log beyond the processor checkpoint',
@@ -40,8 +42,17 @@ export function createMonitoring(db: Database, now: () => Temporal.Instant): Mon
     registers: [registry],
     async collect() {
       this.reset();
-      const lags = await readProcessorLags(db).catch(() => []);
-      for (const lag of lags) this.set({ processor: lag.name }, lag.lagEvents);
+      for (const lag of await checkpoints) this.set({ processor: lag.name }, lag.lagEvents);
+    },
+  });
+  new Gauge({
+    name: 'processor_position',
+    help: 'Global log position of the processor checkpoint',
+    labelNames: ['processor'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const lag of await checkpoints) this.set({ processor: lag.name }, lag.position);
     },
   });
   new Gauge({
@@ -80,6 +91,7 @@ export function createMonitoring(db: Database, now: () => Temporal.Instant): Mon
     eventsAppended,
     workers: createWorkerStatusBoard(db, now),
     async scrape() {
+      checkpoints = readProcessorLags(db).catch(() => []);
       const merged = Registry.merge([processRegistry, registry]);
       return { contentType: merged.contentType, body: await merged.metrics() };
     },
