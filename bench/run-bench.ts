@@ -83,12 +83,14 @@ async function main(): Promise<void> {
     const profileDir = options['cpu-prof'] ? path.resolve(options['cpu-prof']) : undefined;
     const spawnedAt = Date.now();
     service = await startServiceProcess({ ...serviceEnv, PORT: String(await freePort()) }, ['--role', 'api'], profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
-    const token = jwt.sign({ sub: 'bench-admin', workspace: data.workspace, roles: ['LV2'], email: 'bench@example.com' }, key.privateKey, { algorithm: 'RS256', expiresIn: 3600 });
+    const tokenFor = (workspace: string) => jwt.sign({ sub: 'bench-admin', workspace, roles: ['LV2'], email: 'bench@example.com' }, key.privateKey, { algorithm: 'RS256', expiresIn: 3600 });
+    const token = tokenFor(data.workspace);
     const futureMs = Math.ceil((Date.now() + 40 * 24 * 60 * minute) / (60 * minute)) * 60 * minute;
     const url = service.url;
     const ctx: BenchContext = {
       url,
       token,
+      tokenFor,
       data,
       database: database.config,
       serviceEnv,

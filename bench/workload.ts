@@ -6,6 +6,8 @@ import type { PostgresConfig } from '../tests/support/scratch-database.js';
 export type BenchContext = {
   url: string;
   token: string;
+  /** A token of the same kind (LV2) for another workspace: a workload that needs its own. */
+  tokenFor(workspace: string): string;
   data: BenchData;
   /** The service's database (seeded), for workloads that talk to PostgreSQL directly. */
   database: PostgresConfig;

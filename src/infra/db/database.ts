@@ -1,11 +1,12 @@
 import fs from 'node:fs';
-import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient, type Transaction } from 'kysely';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { DatabaseConfig } from '../config.js';
 import type { DB } from './schema.js';
+import { preparedStatementName } from './prepared-statements.js';
 
 export type Database = Kysely<DB>;
 /** Anything queries can run on: the pool or an open transaction. */
@@ -16,6 +17,22 @@ const INT8 = 20;
 pg.types.setTypeParser(INT8, (value) => Number(value));
 
 const pools = new WeakMap<Database, pg.Pool>();
+
+/** The pool as Kysely sees it: a statement compiled once goes by name, parsed once per connection. */
+function preparingPool(pool: pg.Pool): PostgresPool {
+  return {
+    async connect() {
+      const client = await pool.connect();
+      const query = (text: string | pg.Submittable, values?: readonly unknown[]) => {
+        if (typeof text !== 'string') return client.query(text);
+        const name = preparedStatementName(text);
+        return name ? client.query({ name, text, values: values && [...values] }) : client.query(text, values && [...values]);
+      };
+      return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
+    },
+    end: () => pool.end(),
+  };
+}
 
 export function createDatabase(config: DatabaseConfig): Database {
   if (config.kind === 'postgres') {
@@ -33,7 +50,7 @@ export function createDatabase(config: DatabaseConfig): Database {
     // drops the broken client on release and opens a new one when asked.
     pool.on('error', () => undefined);
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
     pools.set(db, pool);
     return db;
   }

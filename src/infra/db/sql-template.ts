@@ -1,5 +1,6 @@
 import { CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type RawBuilder } from 'kysely';
 import type { Executor } from './database.js';
+import { registerPreparedStatement } from './prepared-statements.js';
 
 /** A named hole in SQL text: compiled as a parameter like any value, filled by name at each call. */
 class Hole {
@@ -47,11 +48,12 @@ const compiler = new Kysely<unknown>({
   },
 });
 
-/** A statement compiled once; `fill` gives it to the driver with the values of one call. */
+/** A statement compiled once; `fill` gives it to the driver with the values of one call (by name on a server: prepared-statements.ts). */
 export type CompiledTemplate = { fill: (args: Record<string, unknown>) => CompiledQuery };
 
 export function compileOnce(statement: RawBuilder<unknown>): CompiledTemplate {
   const compiled = statement.compile(compiler);
+  registerPreparedStatement(compiled.sql);
   const slots = compiled.parameters;
   return {
     fill: (args) => CompiledQuery.raw(compiled.sql, slots.map((slot) => (slot instanceof Hole ? args[slot.name] : slot))),

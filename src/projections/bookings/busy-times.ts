@@ -3,7 +3,24 @@ import type { Temporal } from 'temporal-polyfill';
 import type { BusyTime } from '../../domain/booking/available-slots.js';
 import type { Resource } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
+import { compileOnce, holesOf, type Holes } from '../../infra/db/sql-template.js';
+import type { ResourceRow } from '../../infra/db/tables/resources.table.js';
 import { rowToResource } from '../resources/resource-row.js';
+
+type BusyTimesArgs = { id: string; from: string; to: string };
+
+const p = holesOf() as Holes<BusyTimesArgs>;
+
+const resourceWithBusyTimes = compileOnce(sql`
+  select r.*, (
+      select string_agg(floor(extract(epoch from b.start_time) * 1000)::bigint || ' ' || floor(extract(epoch from b.end_time) * 1000)::bigint, ',')
+      from bookings b
+      where b.bookable_resource_id = r.id
+        and b.status in ('pending', 'confirmed') and not b.is_series_parent
+        and tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${p.from}::timestamptz, ${p.to}::timestamptz, '[)')
+    ) as busy
+  from resources r
+  where r.id = ${p.id} and r.deleted_at is null`);
 
 /**
  * A live resource and the times held by its active bookings (series parents aside) overlapping
@@ -12,21 +29,8 @@ import { rowToResource } from '../resources/resource-row.js';
  * one text ("start end,start end"), no row is parsed into a Date and written back.
  */
 export async function findResourceWithBusyTimes(db: Executor, id: string, from: Temporal.Instant, to: Temporal.Instant): Promise<{ resource: Resource; busy: BusyTime[] } | null> {
-  const row = await db
-    .selectFrom('resources as r')
-    .selectAll('r')
-    .select(
-      sql<string | null>`(
-        select string_agg(floor(extract(epoch from b.start_time) * 1000)::bigint || ' ' || floor(extract(epoch from b.end_time) * 1000)::bigint, ',')
-        from bookings b
-        where b.bookable_resource_id = r.id
-          and b.status in ('pending', 'confirmed') and not b.is_series_parent
-          and tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${from.toString()}::timestamptz, ${to.toString()}::timestamptz, '[)')
-      )`.as('busy'),
-    )
-    .where('r.id', '=', id)
-    .where('r.deleted_at', 'is', null)
-    .executeTakeFirst();
+  const { rows } = await db.executeQuery<ResourceRow & { busy: string | null }>(resourceWithBusyTimes.fill({ id, from: from.toString(), to: to.toString() }));
+  const row = rows[0];
   if (!row) return null;
   const { busy, ...resource } = row;
   const times = (busy?.split(',') ?? []).map((pair) => {

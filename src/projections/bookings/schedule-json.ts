@@ -4,6 +4,7 @@ import type { BookingStatus } from '../../domain/booking/booking.js';
 import { resourceStreamId } from '../../domain/resource/resource.js';
 import type { Database, Executor } from '../../infra/db/database.js';
 import type { DB } from '../../infra/db/schema.js';
+import { compileOnce, holesOf, type Holes } from '../../infra/db/sql-template.js';
 
 /**
  * Schedules rendered by PostgreSQL: every booking record of an answer becomes JSON text in SQL,
@@ -125,13 +126,23 @@ const inSchedule = (query: ScheduleSelection) => sql`
   and not b.is_series_parent
   and tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${query.from.toString()}::timestamptz, ${query.to.toString()}::timestamptz, '[)')`;
 
+type RowVersionsArgs = ScheduleView & { bookableResourceId: string; statuses: readonly BookingStatus[]; from: string; to: string };
+
+const v = holesOf() as Holes<RowVersionsArgs>;
+
+const rowVersions = compileOnce(sql`
+  with params as (select ${v.allWorkspaces}::boolean as all_workspaces, ${v.workspace}::text as workspace, ${v.everyBooker}::boolean as every_booker, ${v.sub}::text as sub)
+  select string_agg(${rowVersionSql}, ',' order by b.start_time, b.id) as versions
+  from bookings b, params
+  where b.bookable_resource_id = ${v.bookableResourceId}
+    and b.status = any(${v.statuses}::text[])
+    and not b.is_series_parent
+    and tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${v.from}::timestamptz, ${v.to}::timestamptz, '[)')`);
+
 /** The versions of the schedule's rows, by start and id: one short text per row, no record built. */
 async function listRowVersions(db: Executor, query: ScheduleSelection): Promise<string[]> {
-  const { rows } = await sql<{ versions: string | null }>`
-    with params as (${params(query.view)})
-    select string_agg(${rowVersionSql}, ',' order by b.start_time, b.id) as versions
-    from bookings b, params
-    where ${inSchedule(query)}`.execute(db);
+  const args: RowVersionsArgs = { ...query.view, bookableResourceId: query.bookableResourceId, statuses: [...query.statuses], from: query.from.toString(), to: query.to.toString() };
+  const { rows } = await db.executeQuery<{ versions: string | null }>(rowVersions.fill(args));
   return rows[0]!.versions?.split(',') ?? [];
 }
 
@@ -204,14 +215,16 @@ export async function renderTimesInSql(db: Database, epochMs: readonly number[],
   return rows.map((r) => JSON.parse(r.text) as string);
 }
 
+const scheduleHead = compileOnce(sql`
+  select r.id, r.workspace, s.stream_revision
+  from resources r left join streams s on s.stream_id = ${holesOf().streamId}
+  where r.id = ${holesOf().id} and r.deleted_at is null`);
+
 /** A live resource's id, workspace and the last revision of its stream (null: not found or removed). */
 export async function findScheduleHead(db: Executor, bookableResourceId: string): Promise<{ id: string; workspace: string; revision: number } | null> {
-  const row = await db
-    .selectFrom('resources')
-    .leftJoin('streams', (join) => join.on('streams.stream_id', '=', resourceStreamId(bookableResourceId.toLowerCase())))
-    .select(['resources.id', 'resources.workspace', 'streams.stream_revision'])
-    .where('resources.id', '=', bookableResourceId)
-    .where('resources.deleted_at', 'is', null)
-    .executeTakeFirst();
+  const { rows } = await db.executeQuery<{ id: string; workspace: string; stream_revision: number | null }>(
+    scheduleHead.fill({ id: bookableResourceId, streamId: resourceStreamId(bookableResourceId.toLowerCase()) }),
+  );
+  const row = rows[0];
   return row ? { id: row.id, workspace: row.workspace, revision: Number(row.stream_revision ?? -1) } : null;
 }

@@ -12,6 +12,8 @@ const columns = Object.keys({
   bookable_resource_id: true,
   start_time: true,
   end_time: true,
+  start_us: true,
+  end_us: true,
   status: true,
   checked_in: true,
 } satisfies Record<keyof UtilizationBookingsTable, true>);
@@ -21,11 +23,14 @@ const upsertRow = sqlTemplate<UtilizationRow>((row) => [upsertStatement('utiliza
 function statementsOf(event: EventOf): BoundSql[] {
   const { booking } = event.data as BookingEvent['data'];
   if (booking.isSeriesParent) return [];
+  const [startMs, endMs] = [Date.parse(booking.startTime), Date.parse(booking.endTime)];
   const row: UtilizationRow = {
     booking_id: booking.id,
     bookable_resource_id: booking.bookableResourceId,
-    start_time: new Date(booking.startTime),
-    end_time: new Date(booking.endTime),
+    start_time: new Date(startMs),
+    end_time: new Date(endMs),
+    start_us: startMs * 1000,
+    end_us: endMs * 1000,
     status: booking.status,
     checked_in: booking.checkedInAt !== null,
   };

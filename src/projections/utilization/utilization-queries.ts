@@ -5,8 +5,30 @@ import type { Availability } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
 
 /**
+ * The bookings of one resource as the query below writes them: "start end status 0|1", comma
+ * separated. Scanned by offsets rather than split in two levels: at 17,000 bookings an answer,
+ * the intermediate arrays and strings of split cost more than the figures themselves.
+ */
+function parseBookings(text: string): AnalysedBooking[] {
+  const bookings: AnalysedBooking[] = [];
+  for (let at = 0; at < text.length; ) {
+    const afterStart = text.indexOf(' ', at);
+    const afterEnd = text.indexOf(' ', afterStart + 1);
+    const afterStatus = text.indexOf(' ', afterEnd + 1);
+    bookings.push({
+      startUs: Number(text.slice(at, afterStart)),
+      endUs: Number(text.slice(afterStart + 1, afterEnd)),
+      status: text.slice(afterEnd + 1, afterStatus) as BookingStatus,
+      checkedIn: text.charCodeAt(afterStatus + 1) === 49,
+    });
+    at = afterStatus + 3;
+  }
+  return bookings;
+}
+
+/**
  * The bookings of the resources overlapping [fromMs, toMs) (the GiST index on resource and time
- * range), by resource: times in epoch microseconds, status, checked in. One row per resource, its
+ * range), by resource: times in epoch microseconds (kept so by the projector), status, checked in. One row per resource, its
  * bookings as one text ("start end status 0|1", comma-separated): the driver builds 200 strings
  * instead of 17,000 row objects, and the figures are summed in Node (figuresPerPeriod).
  */
@@ -15,20 +37,12 @@ export async function findAnalysedBookings(db: Executor, resourceIds: readonly s
   if (resourceIds.length === 0 || fromMs >= toMs) return byResource;
   const { rows } = await sql<{ resource_id: string; bookings: string }>`
     select bookable_resource_id::text as resource_id,
-           string_agg(concat_ws(' ', (extract(epoch from start_time) * 1000000)::bigint, (extract(epoch from end_time) * 1000000)::bigint, status, checked_in::int), ',') as bookings
+           string_agg(concat_ws(' ', start_us, end_us, status, checked_in::int), ',') as bookings
     from utilization_bookings
     where bookable_resource_id = any(${resourceIds}::uuid[])
       and tstzrange(start_time, end_time, '[)') && tstzrange(${new Date(fromMs).toISOString()}::timestamptz, ${new Date(toMs).toISOString()}::timestamptz, '[)')
     group by bookable_resource_id`.execute(db);
-  for (const row of rows) {
-    byResource.set(
-      row.resource_id,
-      row.bookings.split(',').map((text) => {
-        const [start, end, status, checkedIn] = text.split(' ');
-        return { startUs: Number(start), endUs: Number(end), status: status as BookingStatus, checkedIn: checkedIn === '1' };
-      }),
-    );
-  }
+  for (const row of rows) byResource.set(row.resource_id, parseBookings(row.bookings));
   return byResource;
 }
 

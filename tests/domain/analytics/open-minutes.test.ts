@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Temporal } from 'temporal-polyfill';
 import { openMinutesPerPeriod, overlapMs } from '../../../src/domain/analytics/open-minutes.js';
 import { utilizationPeriods } from '../../../src/domain/analytics/utilization-periods.js';
-import { utilizationOf, utilizationRow } from '../../../src/domain/analytics/utilization-row.js';
+import { utilizationOf, utilizationRowJson } from '../../../src/domain/analytics/utilization-row.js';
 import type { Availability } from '../../../src/domain/resource/resource.js';
 
 const at = (text: string) => Temporal.Instant.from(text);
@@ -60,10 +60,12 @@ describe('clipping and the ratio', () => {
     expect(utilizationOf(15, 0)).to.equal(null);
   });
 
-  it('gives a row the day only when grouped by day', () => {
-    const figures = { bookedMinutes: 60, bookings: 2, cancelled: 1, noShows: 0, completed: 1, checkedIn: 1 };
-    expect(utilizationRow('r', null, 120, figures)).to.deep.equal({ resourceId: 'r', openMinutes: 120, utilization: 0.5, ...figures });
-    expect(utilizationRow('r', '2026-03-29', 0, figures)).to.have.property('day', '2026-03-29');
-    expect(utilizationRow('r', '2026-03-29', 0, figures).utilization).to.equal(null);
+  it('writes a row as JSON, the day only when grouped by day, in the documented order', () => {
+    const figures = { bookedMinutes: 60.5, bookings: 2, cancelled: 1, noShows: 0, completed: 1, checkedIn: 1 };
+    const byResource = utilizationRowJson('r', null, 121, figures);
+    expect(byResource).to.equal(JSON.stringify({ resourceId: 'r', openMinutes: 121, bookedMinutes: 60.5, utilization: 60.5 / 121, bookings: 2, cancelled: 1, noShows: 0, completed: 1, checkedIn: 1 }));
+    const byDay = JSON.parse(utilizationRowJson('r', '2026-03-29', 0, figures)) as Record<string, unknown>;
+    expect(Object.keys(byDay).slice(0, 3)).to.deep.equal(['resourceId', 'day', 'openMinutes']);
+    expect(byDay).to.include({ day: '2026-03-29', utilization: null });
   });
 });

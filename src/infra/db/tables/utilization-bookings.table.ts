@@ -7,6 +7,9 @@ export type UtilizationBookingsTable = {
   bookable_resource_id: string;
   start_time: Date;
   end_time: Date;
+  /** start_time and end_time in epoch microseconds, as the figures read them. */
+  start_us: number;
+  end_us: number;
   status: BookingStatus;
   /** Checked in at some point (a checked-out booking is completed and stays checked in). */
   checked_in: boolean;
