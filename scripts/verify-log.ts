@@ -2,16 +2,17 @@ import cliProgress from 'cli-progress';
 import { loadConfig } from '../src/infra/config.js';
 import { createDatabase } from '../src/infra/db/database.js';
 import { migrateToLatest } from '../src/infra/db/migrate.js';
-import { verifyHashChains } from '../src/infra/event-store/verify-hash-chains.js';
+import { openLogReader } from '../src/infra/event-store/open-log-reader.js';
 
-/** npm run verify-log: recomputes every stream's hash chain; exits 1 naming the first event that does not match. */
+/** npm run verify-log: recomputes every stream's hash chain in the configured store; exits 1 naming the first event that does not match. */
 const config = loadConfig();
 const db = createDatabase(config.database);
 const bar = new cliProgress.SingleBar({ stream: process.stderr, format: 'verifying {bar} {value}/{total} events' }, cliProgress.Presets.shades_classic);
+const log = await openLogReader(config, db);
 try {
   await migrateToLatest(db);
   bar.start(0, 0);
-  const { checked, breaks } = await verifyHashChains(db, (done, total) => {
+  const { checked, breaks } = await log.reader.verifyHashChains((done, total) => {
     bar.setTotal(total);
     bar.update(done);
   });
@@ -28,5 +29,6 @@ try {
   }
 } finally {
   bar.stop();
+  await log.close();
   await db.destroy();
 }

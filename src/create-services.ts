@@ -11,6 +11,7 @@ import { createLocalDeviceDirectory } from './infra/device-service/local-device-
 import { createRemoteDeviceDirectory } from './infra/device-service/remote-device-directory.js';
 import type { DB } from './infra/db/schema.js';
 import { createPostgresEventStore } from './infra/event-store/postgres-event-store.js';
+import { createPostgresLogReader } from './infra/event-store/postgres-log-reader.js';
 import { projectionsCheckpoint } from './infra/event-store/projection-progress.js';
 import type { Logger } from './infra/logger.js';
 import { countAppendedEvents } from './infra/metrics/count-appended-events.js';
@@ -22,23 +23,25 @@ import { startAsyncProjections } from './workers/projections/start-async-project
 export type RunningServices = Services & { close(): Promise<void> };
 
 /**
- * The event log and the projectors that follow it. PostgreSQL runs the projectors in the append's
- * transaction, or with PROJECTIONS=async all but those whose rules need it (records). EventStoreDB
- * keeps the log, the read models stay in PostgreSQL, and every projector follows `$all`.
+ * The event log, its reader and the projectors that follow it. PostgreSQL runs the projectors in the
+ * append's transaction, or with PROJECTIONS=async all but those whose rules need it (records).
+ * EventStoreDB keeps the log, the read models stay in PostgreSQL, and every projector follows `$all`.
  */
 async function openEventStore(config: Config, db: Database) {
   if (config.eventStore === 'eventstoredb') {
     // Loaded only here: the gRPC client costs start-up time the PostgreSQL store does not need.
-    const [{ EventStoreDBClient }, { createEventStoreDbEventStore }] = await Promise.all([
+    const [{ EventStoreDBClient }, { createEventStoreDbEventStore }, { createEventStoreDbLogReader }] = await Promise.all([
       import('@eventstore/db-client'),
       import('./infra/event-store/eventstoredb-event-store.js'),
+      import('./infra/event-store/eventstoredb-log-reader.js'),
     ]);
     const client = EventStoreDBClient.connectionString(config.eventStoreConnectionString!);
-    return { store: createEventStoreDbEventStore<Transaction<DB>>(client), following: projectors, closeStore: () => client.dispose() };
+    const store = createEventStoreDbEventStore<Transaction<DB>>(client);
+    return { store, logReader: createEventStoreDbLogReader(client, db), following: projectors, closeStore: () => client.dispose() };
   }
   const following = config.projections === 'async' ? followingProjectors : [];
   const store = createPostgresEventStore(db, { projections: projectors.filter((p) => !following.includes(p)) });
-  return { store, following, closeStore: async () => undefined };
+  return { store, logReader: createPostgresLogReader(db), following, closeStore: async () => undefined };
 }
 
 function keySource(config: Config, logger: Logger): string {
@@ -71,9 +74,9 @@ export async function createServices(config: Config, logger: Logger, database?: 
     }
   }
   await migrateToLatest(db);
+  const { store, logReader, following, closeStore } = await openEventStore(config, db);
   // Through `services.now`, which a test may replace to move the clock.
-  const monitoring = createMonitoring(db, () => services.now());
-  const { store, following, closeStore } = await openEventStore(config, db);
+  const monitoring = createMonitoring(db, () => logReader.readProcessorLags(), () => services.now());
   const asyncProjections = following.length > 0 ? startAsyncProjections({ config, db, logger }, store, following) : undefined;
   // Every process that serves commands runs the runner (one active): its health and metrics tell
   // where the shared checkpoint stands, whichever process is active.
@@ -88,6 +91,7 @@ export async function createServices(config: Config, logger: Logger, database?: 
     devices: config.deviceServiceUrl ? createRemoteDeviceDirectory(config.deviceServiceUrl) : createLocalDeviceDirectory(db),
     verifyToken,
     publishing: createPublishing(config, logger),
+    logReader,
     close: async () => {
       await asyncProjections?.stop();
       await closeStore();

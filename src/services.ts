@@ -2,6 +2,7 @@ import type { CommandContext } from './commands/command-context.js';
 import type { TokenVerifier } from './infra/auth/token-verifier.js';
 import type { Config } from './infra/config.js';
 import type { DeviceDirectory } from './infra/device-service/device-directory.js';
+import type { LogReader } from './infra/event-store/log-reader.js';
 import type { Monitoring } from './infra/metrics/monitoring.js';
 import type { Publishing } from './infra/publishing/publishing.js';
 
@@ -11,6 +12,8 @@ export type Services = CommandContext & {
   devices: DeviceDirectory;
   verifyToken: TokenVerifier;
   publishing: Publishing;
+  /** History, the audit feed, asOf and the processors' lag, from the store that keeps the log. */
+  logReader: LogReader;
   /** Metrics and the workers' health. */
   monitoring: Monitoring;
 };

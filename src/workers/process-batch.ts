@@ -1,5 +1,5 @@
 import type { Database } from '../infra/db/database.js';
-import { positionOf, type EventStore } from '../infra/event-store/event-store.js';
+import { logStart, positionOf, type EventStore } from '../infra/event-store/event-store.js';
 import { lockCheckpoint, moveCheckpoint, readCheckpoint, samePosition } from '../infra/event-store/processor-checkpoint.js';
 import type { Processor } from './processor.js';
 
@@ -10,7 +10,9 @@ import type { Processor } from './processor.js';
  */
 export async function processBatch(deps: { db: Database; eventStore: EventStore }, processor: Processor, batchSize: number): Promise<number> {
   const { db, eventStore } = deps;
-  const after = await readCheckpoint(db, processor.name, processor.firstPosition);
+  const readLogHead = eventStore.readLogHead?.bind(eventStore);
+  const readLogEnd = readLogHead ? async () => (await readLogHead()) ?? logStart : undefined;
+  const after = await readCheckpoint(db, processor.name, processor.firstPosition, readLogEnd);
   const events = await eventStore.readAll({ after, maxCount: batchSize });
   const last = events.at(-1);
   if (!last) return 0;

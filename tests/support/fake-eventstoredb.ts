@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { END, NO_STREAM, START, STREAM_EXISTS, StreamNotFoundError, WrongExpectedVersionError, type EventStoreDBClient } from '@eventstore/db-client';
+import { BACKWARDS, END, NO_STREAM, START, STREAM_EXISTS, StreamNotFoundError, WrongExpectedVersionError, type EventStoreDBClient, type Position } from '@eventstore/db-client';
 import sinon from 'sinon';
 
 type Stored = {
@@ -23,10 +23,19 @@ const resolved = (events: Stored[]) => ({
   },
 });
 
+/** `a` before `b` in `$all`: by commit, then prepare position. */
+const before = (a: Position, b: Position) => a.commit < b.commit || (a.commit === b.commit && a.prepare < b.prepare);
+
+const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+const firstCount = (events: Stored[], maxCount?: bigint | number) => (maxCount === undefined ? events : events.slice(0, Number(maxCount)));
+
 /**
  * The part of @eventstore/db-client the adapter calls, answering as a single EventStoreDB node
- * would: an in-memory `$all` with growing positions, stream revisions and their expectations, a
- * system event at the head of `$all`. Its methods are sinon stubs, so a test can see the calls.
+ * would: an in-memory `$all` with growing positions (each event appended through gRPC at its own
+ * log position, commit = prepare), stream revisions and their expectations, reads in both
+ * directions, a system event at the head of `$all`. Its methods are sinon stubs, so a test can see
+ * the calls; a test may change a stored event as someone editing the database files would.
  */
 export function fakeEventStoreDb() {
   const all: Stored[] = [
@@ -53,13 +62,15 @@ export function fakeEventStoreDb() {
         revision += 1n;
         nextPosition += 137n;
         all.push({
-          id: event.id, type: event.type, data: event.data, metadata: event.metadata ?? {}, streamId, revision, created: new Date(),
+          // Kept as the JSON the server would store and parse back, not as the caller's objects.
+          id: event.id, type: event.type, data: asJson(event.data), metadata: asJson(event.metadata ?? {}), streamId, revision, created: new Date(),
           position: { commit: nextPosition, prepare: nextPosition }, isJson: true, contentType: 'application/json',
         });
       }
       return { success: true, nextExpectedRevision: revision, position: { commit: nextPosition, prepare: nextPosition } };
     }),
-    readStream: sinon.spy((streamId: string, options: { fromRevision?: bigint | typeof END; direction?: string; maxCount?: bigint } = {}) => {
+    // Forwards from a revision includes it; backwards from one includes it and goes down; END forwards is past the last.
+    readStream: sinon.spy((streamId: string, options: { fromRevision?: bigint | typeof START | typeof END; direction?: string; maxCount?: bigint } = {}) => {
       const stream = streamOf(streamId);
       if (stream.length === 0) {
         return {
@@ -69,16 +80,24 @@ export function fakeEventStoreDb() {
           },
         };
       }
-      const backwards = options.direction === 'backwards';
-      const from = options.fromRevision === END || options.fromRevision === undefined ? undefined : options.fromRevision;
-      const ordered = backwards ? [...stream].reverse() : stream;
-      const selected = ordered.filter((e) => from === undefined || (backwards ? e.revision <= from : e.revision >= from));
-      return resolved(options.maxCount === undefined ? selected : selected.slice(0, Number(options.maxCount)));
+      const from = options.fromRevision ?? START;
+      if (options.direction === BACKWARDS) {
+        const upTo = from === END ? stream.at(-1)!.revision : from === START ? 0n : from;
+        return resolved(firstCount([...stream].reverse().filter((e) => e.revision <= upTo), options.maxCount));
+      }
+      if (from === END) return resolved([]);
+      const fromRevision = from === START ? 0n : from;
+      return resolved(firstCount(stream.filter((e) => e.revision >= fromRevision), options.maxCount));
     }),
-    readAll: sinon.spy((options: { fromPosition?: typeof START | { commit: bigint; prepare: bigint }; maxCount?: bigint } = {}) => {
-      const from = options.fromPosition;
-      const selected = all.filter((e) => from === undefined || from === START || typeof from !== 'object' || e.position.commit >= from.commit);
-      return resolved(options.maxCount === undefined ? selected : selected.slice(0, Number(options.maxCount)));
+    // Forwards from a position includes the event there; backwards from one starts before it.
+    readAll: sinon.spy((options: { fromPosition?: typeof START | typeof END | Position; direction?: string; maxCount?: bigint | number } = {}) => {
+      const from = options.fromPosition ?? START;
+      if (options.direction === BACKWARDS) {
+        if (from === START) return resolved([]);
+        return resolved(firstCount([...all].reverse().filter((e) => from === END || before(e.position, from)), options.maxCount));
+      }
+      if (from === END) return resolved([]);
+      return resolved(firstCount(all.filter((e) => from === START || !before(e.position, from)), options.maxCount));
     }),
     dispose: sinon.spy(async () => undefined),
   };

@@ -27,7 +27,7 @@ export function asOfRouter(services: Services): Router {
   router.get('/bookings/:id', async (req, res, next) => {
     if (req.query.asOf === undefined) return next();
     const asOf = asOfInstant(String(req.query.asOf), services.now());
-    res.json(bookingJson(visibleBooking(principalOf(res), await bookingAsOf(services.db, req.params.id, asOf))));
+    res.json(bookingJson(visibleBooking(principalOf(res), await bookingAsOf(services.logReader, req.params.id, asOf))));
   });
 
   router.get('/resources/:id/schedule', async (req, res, next) => {
@@ -38,7 +38,7 @@ export function asOfRouter(services: Services): Router {
     const { from, to, timeZone } = query;
     const statuses = new Set<string>(query.statuses);
     const resource = await loadVisibleResource(services.db, actor, req.params.id);
-    const known = await bookingsAsOf(services.db, resource.id, asOf);
+    const known = await bookingsAsOf(services.db, services.logReader, resource.id, asOf);
     if (!known) throw notFound('resource');
     const [fromMs, toMs] = [from.epochMilliseconds, to.epochMilliseconds];
     const bookings = known

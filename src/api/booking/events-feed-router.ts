@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Principal } from '../../domain/access/principal.js';
 import { forbidden, invalidRequest } from '../../domain/domain-error.js';
-import { publishedEventNames } from '../../projections/audit/published-event-condition.js';
+import { publishedEventNames } from '../../infra/event-store/published-event-condition.js';
 import { readAuditFeed } from '../../projections/audit/read-audit-feed.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
@@ -32,7 +32,7 @@ export function eventsFeedRouter(services: Services): Router {
     const workspace = feedWorkspace(principalOf(res), query.workspace);
     const names = feedNames(query.event);
     const after = Number(query.after ?? 0);
-    const page = await readAuditFeed(services.db, { after, limit: Number(query.limit ?? 100), names, workspace });
+    const page = await readAuditFeed(services.logReader, { after, limit: Number(query.limit ?? 100), names, workspace });
     if (!page) throw invalidRequest(`after=${after} is no position of the log; continue from a "next" this feed answered`, '/query/after');
     res.json(page);
   });

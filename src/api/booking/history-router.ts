@@ -3,9 +3,9 @@ import { canSeeWorkspace, type Principal } from '../../domain/access/principal.j
 import { visibleBooking } from '../../domain/booking/booking-access.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import { forbidden, notFound } from '../../domain/domain-error.js';
+import { resourceStreamId } from '../../domain/resource/resource.js';
 import { bookingHistory } from '../../projections/history/booking-history.js';
 import { historyEventName } from '../../projections/history/history-event-name.js';
-import { readBookingEvents, readResourceEvents } from '../../projections/history/stored-events.js';
 import { findResource } from '../../projections/resources/resource-queries.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
@@ -23,7 +23,7 @@ export function historyRouter(services: Services): Router {
   const router = Router();
 
   router.get('/bookings/:id/history', async (req, res) => {
-    const events = await readBookingEvents(services.db, req.params.id);
+    const events = await services.logReader.readBookingEvents(req.params.id);
     // Whoever may read the booking as it stands now may read how it got there.
     const latest = events.at(-1)?.data.booking as Booking | undefined;
     visibleBooking(principalOf(res), latest ?? null);
@@ -38,7 +38,7 @@ export function historyRouter(services: Services): Router {
     const resource = await findResource(services.db, req.params.id);
     if (!resource || !canSeeWorkspace(actor, resource.workspace)) throw notFound('resource');
     assertMayReadResourceHistory(actor, resource.groupId);
-    const events = await readResourceEvents(services.db, resource.id, after, limit + 1);
+    const events = await services.logReader.readStreamEvents(resourceStreamId(resource.id), after, limit + 1);
     const page = events.slice(0, limit);
     res.json({
       resourceId: resource.id,

@@ -68,6 +68,12 @@ export type EventStore<Trx = unknown> = {
   /** Events of all streams in commit order, strictly after `after`, never skipping a late commit. */
   readAll(options: { after: LogPosition; maxCount: number }): Promise<RecordedEvent[]>;
   /**
+   * Where the log ends (its last event), or null when it is empty. Set by a store whose appends
+   * are no PostgreSQL transactions (EventStoreDB): checks run in an append's transaction see the
+   * read models only once they have passed it.
+   */
+  readLogHead?(): Promise<LogPosition | null>;
+  /**
    * Set when the read models follow the log after the commit (PROJECTIONS=async): a decision may
    * not take the stream's revision from a read of the read models, which may lag behind it.
    */

@@ -1,22 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import {
-  ANY,
   BACKWARDS,
   END,
   EventStoreDBClient,
   FORWARDS,
-  jsonEvent,
   NO_STREAM,
   START,
-  STREAM_EXISTS,
   DeadlineExceededError,
   StreamNotFoundError,
   UnavailableError,
   WrongExpectedVersionError,
-  type AppendExpectedRevision,
   type ResolvedEvent,
 } from '@eventstore/db-client';
-import type { EventStore, ExpectedRevision, LogPosition, RecordedEvent } from './event-store.js';
+import { appendChained, hashOf } from './eventstoredb-chained-append.js';
+import { positionOf, type EventStore, type LogPosition, type RecordedEvent } from './event-store.js';
 import { WrongExpectedRevisionError } from './wrong-expected-revision-error.js';
 import { DomainError } from '../../domain/domain-error.js';
 
@@ -25,27 +22,20 @@ const recordsNeedPostgres = () =>
   new DomainError('dependency_unavailable', 'this write checks its rules inside a PostgreSQL transaction, which EVENT_STORE=eventstoredb does not offer: device, zone and catalog records need EVENT_STORE=postgres');
 
 /** A server that cannot be reached answers like a database that cannot: 503, try again (contract §12). */
-function unreachableAsUnavailable(error: unknown): unknown {
+export function unreachableAsUnavailable(error: unknown): unknown {
   if (error instanceof UnavailableError || error instanceof DeadlineExceededError) return new DomainError('dependency_unavailable', `EventStoreDB is unavailable: ${error.message}`);
   return error;
 }
 
 type EsdbRecorded = NonNullable<ResolvedEvent['event']>;
 
-function toExpected(expected: ExpectedRevision): AppendExpectedRevision {
-  if (expected === 'no_stream') return NO_STREAM;
-  if (expected === 'stream_exists') return STREAM_EXISTS;
-  if (expected === 'any') return ANY;
-  return BigInt(expected);
-}
-
 /** ESDB's $all position (commit, prepare) carried in the port's LogPosition fields. */
-const toLogPosition = (position: { commit: bigint; prepare: bigint }): LogPosition => ({
+export const toLogPosition = (position: { commit: bigint; prepare: bigint }): LogPosition => ({
   transactionId: position.commit.toString(),
   globalPosition: Number(position.prepare),
 });
 
-function toRecorded(event: EsdbRecorded): RecordedEvent {
+export function toRecorded(event: EsdbRecorded): RecordedEvent {
   const { transactionId, globalPosition } = toLogPosition(event.position ?? { commit: -1n, prepare: -1n });
   return {
     id: event.id,
@@ -57,6 +47,7 @@ function toRecorded(event: EsdbRecorded): RecordedEvent {
     globalPosition,
     transactionId,
     recordedAt: event.created,
+    hash: hashOf(event.metadata),
   };
 }
 
@@ -91,17 +82,13 @@ export function createEventStoreDbEventStore<Trx = unknown>(client: EventStoreDB
       if (options.inTransaction) throw recordsNeedPostgres();
       const prepared = events.map((e) => ({ ...e, id: e.id ?? randomUUID(), metadata: e.metadata ?? {} }));
       try {
-        const result = await client.appendToStream(
-          streamId,
-          prepared.map((e) => jsonEvent({ id: e.id, type: e.type, data: e.data, metadata: e.metadata })),
-          { expectedRevision: toExpected(expectedRevision) },
-        );
+        const { result, events: chained } = await appendChained(client, streamId, prepared, expectedRevision);
         const last = Number(result.nextExpectedRevision);
         const position = toLogPosition(result.position ?? { commit: -1n, prepare: -1n });
         const recordedAt = new Date();
         return {
           nextExpectedRevision: last,
-          events: prepared.map((e, i) => ({ ...e, streamId, streamRevision: last - prepared.length + 1 + i, ...position, recordedAt })),
+          events: chained.map((e, i) => ({ ...e, streamId, streamRevision: last - prepared.length + 1 + i, ...position, recordedAt })),
         };
       } catch (error) {
         if (error instanceof WrongExpectedVersionError) {
@@ -127,6 +114,22 @@ export function createEventStoreDbEventStore<Trx = unknown>(client: EventStoreDB
     },
 
     readLastEvent,
+
+    async readLogHead() {
+      // Backwards from the end, past the system events at the head of `$all` (statistics, settings).
+      const pageSize = 64;
+      let from: LogPosition | undefined;
+      for (;;) {
+        const fromPosition = from ? { commit: BigInt(from.transactionId), prepare: BigInt(from.globalPosition) } : END;
+        const page = await readStreamEvents(client.readAll({ fromPosition, direction: BACKWARDS, maxCount: BigInt(pageSize) }));
+        const at = from;
+        const older = at ? page.filter((e) => !samePosition(e, at)) : page;
+        const last = older.find((e) => !e.type.startsWith('$'));
+        if (last) return positionOf(last);
+        if (page.length < pageSize || older.length === 0) return null;
+        from = positionOf(older.at(-1)!);
+      }
+    },
 
     async readAll({ after, maxCount }) {
       // $all also holds system events; they are skipped here, and a page made only of them is

@@ -31,11 +31,17 @@ async function logEnd(db: Executor): Promise<LogPosition> {
 /**
  * The processor's place in the log. A new processor starts at `first`; the end is taken below the
  * log's horizon, so a transaction still running when it is placed is delivered, not passed over.
+ * `readLogEnd` tells the end of a log kept elsewhere (EventStoreDB's `$all`).
  */
-export async function readCheckpoint(db: Executor, name: string, first: FirstPosition = 'log-start'): Promise<LogPosition> {
+export async function readCheckpoint(
+  db: Executor,
+  name: string,
+  first: FirstPosition = 'log-start',
+  readLogEnd: () => Promise<LogPosition> = () => logEnd(db),
+): Promise<LogPosition> {
   const row = await db.selectFrom('processor_checkpoints').select(positionColumns).where('name', '=', name).executeTakeFirst();
   if (row) return toPosition(row);
-  const start = first === 'log-end' ? await logEnd(db) : logStart;
+  const start = first === 'log-end' ? await readLogEnd() : logStart;
   await db
     .insertInto('processor_checkpoints')
     .values({ name, transaction_id: start.transactionId, global_position: start.globalPosition })

@@ -1,15 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { chainHash, genesisHash } from './hash-chain.js';
-
-/** An event whose stored link does not follow from its stream's earlier events. */
-export type ChainBreak = {
-  globalPosition: number;
-  eventId: string;
-  streamId: string;
-  revision: number;
-  reason: 'hash does not match' | 'revision missing before it' | 'stream head does not match';
-};
+import type { ChainBreak, ChainVerification } from './log-reader.js';
 
 type ChainRow = {
   global_position: number;
@@ -32,7 +24,7 @@ const batchSize = 2_000;
 export async function verifyHashChains(
   db: Executor,
   onProgress: (checked: number, total: number) => void = () => undefined,
-): Promise<{ checked: number; breaks: ChainBreak[] }> {
+): Promise<ChainVerification> {
   const total = Number((await sql<{ n: string }>`select count(*) as n from events`.execute(db)).rows[0]?.n ?? 0);
   const breaks: ChainBreak[] = [];
   let after = { streamId: '', revision: -1 };

@@ -2,7 +2,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Temporal } from 'temporal-polyfill';
 import { poolOf, type Database } from '../db/database.js';
 import { processRegistry } from './process-metrics.js';
-import { readProcessorLags, type ProcessorLag } from './processor-lag.js';
+import type { ProcessorLag } from './processor-lag.js';
 import { createWorkerStatusBoard, type WorkerStatusBoard } from './worker-status.js';
 
 /** What /metrics and the health answer are made of, for one set of services. */
@@ -16,9 +16,10 @@ export type Monitoring = {
 
 /**
  * Gauges over the database are read when scraped; while the database is down they are left out
- * of the answer rather than failing it (health tells that story).
+ * of the answer rather than failing it (health tells that story). `readLags` reads the processors'
+ * checkpoints and counts the log beyond them, in the store that keeps it.
  */
-export function createMonitoring(db: Database, now: () => Temporal.Instant): Monitoring {
+export function createMonitoring(db: Database, readLags: () => Promise<ProcessorLag[]>, now: () => Temporal.Instant): Monitoring {
   const registry = new Registry();
   const httpRequestDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -89,9 +90,9 @@ export function createMonitoring(db: Database, now: () => Temporal.Instant): Mon
   return {
     httpRequestDuration,
     eventsAppended,
-    workers: createWorkerStatusBoard(db, now),
+    workers: createWorkerStatusBoard(readLags, now),
     async scrape() {
-      checkpoints = readProcessorLags(db).catch(() => []);
+      checkpoints = readLags().catch(() => []);
       const merged = Registry.merge([processRegistry, registry]);
       return { contentType: merged.contentType, body: await merged.metrics() };
     },

@@ -4,7 +4,7 @@ import type { Executor } from '../db/database.js';
 export type ProcessorLag = { name: string; position: number; lagEvents: number };
 
 /** Counting stops here: a processor this far behind is reported as this far behind. */
-const maxCounted = 100_000;
+export const maxCounted = 100_000;
 
 /** Every processor's checkpoint (global position) and how many events of the log lie beyond it. */
 export async function readProcessorLags(db: Executor): Promise<ProcessorLag[]> {

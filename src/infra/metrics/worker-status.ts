@@ -1,6 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { Executor } from '../db/database.js';
-import { readProcessorLags } from './processor-lag.js';
+import type { ProcessorLag } from './processor-lag.js';
 
 export type ProcessorStatus = { position: number; lagEvents: number };
 
@@ -23,7 +22,7 @@ const stalledAfterMs = 60_000;
  * its position has not moved since an earlier look at least `stalledAfterMs` ago (on the
  * services' clock), whichever instance holds its lock: the checkpoint is shared.
  */
-export function createWorkerStatusBoard(db: Executor, now: () => Temporal.Instant): WorkerStatusBoard {
+export function createWorkerStatusBoard(readLags: () => Promise<ProcessorLag[]>, now: () => Temporal.Instant): WorkerStatusBoard {
   const tracked = new Set<string>();
   /** Per processor: the position last seen while behind, and since when it stands there. */
   const behind = new Map<string, { position: number; sinceMs: number }>();
@@ -45,7 +44,7 @@ export function createWorkerStatusBoard(db: Executor, now: () => Temporal.Instan
     track: (name) => void tracked.add(name),
     async status() {
       if (tracked.size === 0) return undefined;
-      const lags = new Map((await readProcessorLags(db)).map((lag) => [lag.name, lag]));
+      const lags = new Map((await readLags()).map((lag) => [lag.name, lag]));
       const nowMs = now().epochMilliseconds;
       const processors: Record<string, ProcessorStatus> = {};
       let down = false;

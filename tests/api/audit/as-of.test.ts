@@ -122,7 +122,7 @@ describe('time travel with asOf', function () {
         return Object.values(state).map((b) => b.title).sort();
       };
       for (const mark of [...marks, marks[0]!, marks[1]!]) {
-        const answer = await bookingsAsOf(server.database.db, id, Temporal.Instant.from(mark));
+        const answer = await bookingsAsOf(server.database.db, server.services.logReader, id, Temporal.Instant.from(mark));
         expect(answer!.map((b) => b.title).sort()).to.deep.equal(await fold(mark));
       }
       const snapshots = await sql<{ revision: number }>`

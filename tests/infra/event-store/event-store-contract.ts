@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { isAtOrAfter, logStart, positionOf, type EventStore, type LogPosition, type RecordedEvent } from '../../../src/infra/event-store/event-store.js';
+import { chainHash, genesisHash } from '../../../src/infra/event-store/hash-chain.js';
 import { WrongExpectedRevisionError } from '../../../src/infra/event-store/wrong-expected-revision-error.js';
 
 export type EventStoreFixture = { store: EventStore; concurrentConnections: boolean; close(): Promise<void> };
@@ -100,6 +101,35 @@ export function eventStoreContract(name: string, open: () => Promise<EventStoreF
         expect(error).to.be.instanceOf(Error).and.not.instanceOf(WrongExpectedRevisionError);
         expect(await fixture.store.readStreamRevision(id)).to.equal(null);
         expect(await fixture.store.readStream(id)).to.deep.equal([]);
+      });
+    });
+
+    describe('the hash chain of each stream (contract §13)', () => {
+      /** The links a stream's events must carry, recomputed from their types, data and revisions. */
+      const linksOf = (events: RecordedEvent[]) => {
+        let head = genesisHash;
+        return events.map((e) => (head = chainHash(head, { type: e.type, data: e.data, revision: e.streamRevision })));
+      };
+
+      it('links each appended event to the one before, whatever the expectation', async () => {
+        const id = stream();
+        const appended = [
+          ...(await fixture.store.appendToStream(id, [event(1), event(2)], 'no_stream')).events,
+          ...(await fixture.store.appendToStream(id, [event(3)], 1)).events,
+          ...(await fixture.store.appendToStream(id, [event(4)], 'any')).events,
+          ...(await fixture.store.appendToStream(id, [event(5), event(6)], 'stream_exists')).events,
+        ];
+        const read = await fixture.store.readStream(id);
+        expect(read.map((e) => e.hash)).to.deep.equal(linksOf(read));
+        expect(appended.map((e) => e.hash)).to.deep.equal(linksOf(read));
+      });
+
+      it('keeps the chain whole under parallel appends with any', async () => {
+        const id = stream();
+        await Promise.all(Array.from({ length: 8 }, (_, i) => fixture.store.appendToStream(id, [event(i)], 'any')));
+        const read = await fixture.store.readStream(id);
+        expect(read.map((e) => e.streamRevision)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7]);
+        expect(read.map((e) => e.hash)).to.deep.equal(linksOf(read));
       });
     });
 

@@ -5,6 +5,7 @@ import sinon from 'sinon';
 import { createEventStoreDbEventStore } from '../../../src/infra/event-store/eventstoredb-event-store.js';
 import { WrongExpectedRevisionError } from '../../../src/infra/event-store/wrong-expected-revision-error.js';
 import { DomainError } from '../../../src/domain/domain-error.js';
+import { fakeEventStoreDb } from '../../support/fake-eventstoredb.js';
 import { eventStoreContract } from './event-store-contract.js';
 
 const connectionString = process.env.EVENTSTORE_CONNECTION_STRING;
@@ -21,6 +22,12 @@ if (connectionString) {
     });
   });
 }
+
+eventStoreContract('EventStoreDB (fake client)', async () => ({
+  store: createEventStoreDbEventStore(fakeEventStoreDb().client),
+  concurrentConnections: false,
+  close: async () => undefined,
+}));
 
 async function* resolved(events: { type: string; commit: bigint; prepare?: bigint; revision?: bigint }[]) {
   for (const e of events) {
@@ -41,10 +48,18 @@ async function* resolved(events: { type: string; commit: bigint; prepare?: bigin
   }
 }
 
+/** A read of a stream that does not exist. */
+const noStream = () => ({
+  async *[Symbol.asyncIterator]() {
+    yield* [];
+    throw new StreamNotFoundError(undefined, 's');
+  },
+});
+
 describe('EventStoreDB adapter mapping (stubbed client)', () => {
   it('maps expected revisions and a version mismatch to the typed concurrency error', async () => {
     const appendToStream = sinon.stub().rejects(new WrongExpectedVersionError(undefined, { streamName: 's', expected: 3n, current: 5n }));
-    const store = createEventStoreDbEventStore({ appendToStream } as unknown as EventStoreDBClient);
+    const store = createEventStoreDbEventStore({ appendToStream, readStream: noStream } as unknown as EventStoreDBClient);
     const error = await store.appendToStream('s', [{ type: 'T', data: {} }], 3).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(WrongExpectedRevisionError);
     expect((error as WrongExpectedRevisionError).actual).to.equal(5);
@@ -54,7 +69,7 @@ describe('EventStoreDB adapter mapping (stubbed client)', () => {
   });
 
   it('does not turn other failures into concurrency errors', async () => {
-    const store = createEventStoreDbEventStore({ appendToStream: sinon.stub().rejects(new Error('connection lost')) } as unknown as EventStoreDBClient);
+    const store = createEventStoreDbEventStore({ appendToStream: sinon.stub().rejects(new Error('connection lost')), readStream: noStream } as unknown as EventStoreDBClient);
     const error = await store.appendToStream('s', [{ type: 'T', data: {} }], 0).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(Error).and.not.instanceOf(WrongExpectedRevisionError);
   });
@@ -85,13 +100,7 @@ describe('EventStoreDB adapter mapping (stubbed client)', () => {
   });
 
   it('reads a missing stream as empty and its revision as null', async () => {
-    const readStream = () => ({
-      async *[Symbol.asyncIterator]() {
-        yield* [];
-        throw new StreamNotFoundError(undefined, 's');
-      },
-    });
-    const store = createEventStoreDbEventStore({ readStream } as unknown as EventStoreDBClient);
+    const store = createEventStoreDbEventStore({ readStream: noStream } as unknown as EventStoreDBClient);
     expect(await store.readStream('s')).to.deep.equal([]);
     expect(await store.readStreamRevision('s')).to.equal(null);
   });

@@ -1,0 +1,77 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.js';
+import { readProcessorLags } from '../metrics/processor-lag.js';
+import { logStart, type LogPosition } from './event-store.js';
+import type { ChainedEvent, EventAsOf, LogReader } from './log-reader.js';
+import { readLog } from './postgres-event-store.js';
+import { ofWorkspace, publishedUnder } from './published-event-condition.js';
+import { verifyHashChains } from './verify-hash-chains.js';
+
+const columns = sql`global_position as "globalPosition", transaction_id::text as "transactionId", stream_id as "streamId",
+  stream_revision as "streamRevision", event_id as id, event_type as type, data, metadata, recorded_at as "recordedAt", hash`;
+
+/** How many log events one page of the audit feed looks at, matching or not: a rare filter costs bounded work per page. */
+const scanWindow = 10_000;
+
+/** The log position of the event at `globalPosition` (0: the start), or null when it names no stored event. */
+async function logPositionAt(db: Executor, globalPosition: number): Promise<LogPosition | null> {
+  if (globalPosition === 0) return logStart;
+  const { rows } = await sql<{ transaction_id: string }>`
+    select transaction_id::text as transaction_id from events where global_position = ${globalPosition}`.execute(db);
+  const row = rows[0];
+  return row ? { transactionId: row.transaction_id, globalPosition } : null;
+}
+
+/** The log as PostgreSQL's `events` table keeps it. */
+export function createPostgresLogReader(db: Executor): LogReader {
+  return {
+    async readStreamEvents(streamId, after, limit) {
+      const { rows } = await sql<ChainedEvent>`
+        select ${columns} from events
+        where stream_id = ${streamId} and stream_revision > ${after}
+        order by stream_revision limit ${limit}`.execute(db);
+      return rows;
+    },
+
+    async readBookingEvents(bookingId) {
+      // The index events_by_booking answers it.
+      const { rows } = await sql<ChainedEvent>`
+        select ${columns} from events
+        where data ? 'booking' and (data -> 'booking' ->> 'id') = ${bookingId}
+        order by global_position`.execute(db);
+      return rows;
+    },
+
+    async readBookingAsOf(bookingId, asOf) {
+      const { rows } = await sql<{ booking: Record<string, unknown> }>`
+        select data -> 'booking' as booking from events
+        where data ? 'booking' and (data -> 'booking' ->> 'id') = ${bookingId} and recorded_at <= ${asOf.toString()}::timestamptz
+        order by global_position desc limit 1`.execute(db);
+      return rows[0]?.booking ?? null;
+    },
+
+    async readStreamAsOf(streamId, after, asOf) {
+      // Microseconds: a Date would drop them, and a snapshot's time must not fall before its events'.
+      const { rows } = await sql<{ revision: number; recorded_us: number; type: string; data: Record<string, unknown> }>`
+        select stream_revision as revision, (extract(epoch from recorded_at) * 1000000)::bigint as recorded_us, event_type as type, data from events
+        where stream_id = ${streamId} and stream_revision > ${after} and recorded_at <= ${asOf.toString()}::timestamptz
+        order by stream_revision`.execute(db);
+      return rows.map((row): EventAsOf => ({ revision: Number(row.revision), recordedUs: Number(row.recorded_us), type: row.type, data: row.data }));
+    },
+
+    async readPublished({ after, maxCount, names, workspace }) {
+      // The log's one reader, so the feed keeps the workers' order and late-commit horizon; the
+      // numeric position names an event, whose transaction id places it in that order.
+      const from = await logPositionAt(db, after);
+      if (!from) return null;
+      const published = publishedUnder(names);
+      const where = workspace === undefined ? published : sql<boolean>`${published} and ${ofWorkspace(workspace)}`;
+      const page = await readLog(db, { after: from, maxCount, filter: { where, scanWindow } });
+      return { events: page.events, next: page.next.globalPosition };
+    },
+
+    readProcessorLags: () => readProcessorLags(db),
+
+    verifyHashChains: (onProgress) => verifyHashChains(db, onProgress),
+  };
+}
