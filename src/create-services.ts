@@ -13,10 +13,11 @@ import type { DB } from './infra/db/schema.js';
 import { createPostgresEventStore } from './infra/event-store/postgres-event-store.js';
 import { appendingInPostgresTransactions } from './infra/event-store/appending-in-postgres-transactions.js';
 import { createPostgresLogReader } from './infra/event-store/postgres-log-reader.js';
+import { projectionsCheckpoint } from './infra/event-store/projection-progress.js';
 import type { Logger } from './infra/logger.js';
 import { countAppendedEvents } from './infra/metrics/count-appended-events.js';
 import { createMonitoring } from './infra/metrics/monitoring.js';
-import { projectors } from './projections/projectors.js';
+import { followingProjectors, projectors } from './projections/projectors.js';
 import { recordsProjector, repeatableRecordsProjector } from './projections/records/records-projector.js';
 import { createPublishing } from './infra/publishing/create-publishing.js';
 import { startAsyncProjections } from './workers/projections/start-async-projections.js';
@@ -44,7 +45,7 @@ async function openEventStore(config: Config, db: Database) {
     const following = projectors.map((p) => (p === recordsProjector ? repeatableRecordsProjector : p));
     return { store, logReader: createEventStoreDbLogReader(client, db), following, closeStore: () => client.dispose() };
   }
-  const following = config.projections === 'async' ? projectors.filter((p) => !p.inAppend) : [];
+  const following = config.projections === 'async' ? followingProjectors : [];
   const store = createPostgresEventStore(db, { projections: projectors.filter((p) => !following.includes(p)) });
   return { store, logReader: createPostgresLogReader(db), following, closeStore: async () => undefined };
 }
@@ -83,6 +84,9 @@ export async function createServices(config: Config, logger: Logger, database?: 
   // Through `services.now`, which a test may replace to move the clock.
   const monitoring = createMonitoring(db, () => logReader.readProcessorLags(), () => services.now());
   const asyncProjections = following.length > 0 ? startAsyncProjections({ config, db, logger }, store, following) : undefined;
+  // Every process that serves commands runs the runner (one active): its health and metrics tell
+  // where the shared checkpoint stands, whichever process is active.
+  if (asyncProjections) monitoring.workers.track(projectionsCheckpoint);
   const services: RunningServices = {
     config,
     db,

@@ -10,3 +10,9 @@ import { utilizationProjector } from './utilization/utilization-projector.js';
  * created with them (create-services.ts) and a rebuild replays the log through them.
  */
 export const projectors: readonly Projector[] = [resourcesProjector, bookingsProjector, timersProjector, recordsProjector, utilizationProjector];
+
+/**
+ * The projectors that follow the log from a checkpointed runner with PROJECTIONS=async on the
+ * PostgreSQL store: all but those whose rules need the append's transaction.
+ */
+export const followingProjectors: readonly Projector[] = projectors.filter((p) => !p.inAppend);

@@ -1,42 +1,69 @@
 import { sql, type Transaction } from 'kysely';
+import type { Config } from '../infra/config.js';
 import type { Database } from '../infra/db/database.js';
 import type { DB } from '../infra/db/schema.js';
-import { logStart } from '../infra/event-store/event-store.js';
+import { logStart, type LogPosition } from '../infra/event-store/event-store.js';
 import { readLog } from '../infra/event-store/postgres-event-store.js';
 import { projectEvents } from '../infra/event-store/project-events.js';
-import type { KeptColumns } from './projector.js';
-import { projectors } from './projectors.js';
+import { projectionsCheckpoint } from '../infra/event-store/projection-progress.js';
+import { lockCheckpoint, moveCheckpoint, readCheckpoint } from '../infra/event-store/processor-checkpoint.js';
+import type { KeptColumns, Projector } from './projector.js';
+import { followingProjectors, projectors } from './projectors.js';
 
 const batchSize = 1_000;
 
 /**
- * Drops every inline read model and fills it again from the whole log through the projectors the
- * store runs, in one transaction. The tables are locked against writers first (readers keep reading
- * the old rows until commit), so no append's projection can interleave: an append still running
- * when the lock is taken waits, and projects its own events onto the rebuilt tables once the
- * rebuild commits. With the writers locked out, every committed event is final: the log is read
- * without the late-commit horizon, which a transaction open elsewhere on the server would hold back.
+ * Drops every read model and fills it again from the whole log through the projectors, in one
+ * transaction. The tables are locked against writers first (readers keep reading the old rows
+ * until commit), so no append's projection can interleave: an append still running when the lock
+ * is taken waits, and projects its own events onto the rebuilt tables once the rebuild commits.
  * Columns kept out of the events (device key hashes, packages, sign-in identities) are carried over.
+ *
+ * The projectors written in the append read the log without the late-commit horizon: with their
+ * writers locked out, every event of theirs has committed. With PROJECTIONS=async, the others are
+ * the runner's: the rebuild first takes the runner's checkpoint row (waiting for a batch in flight;
+ * the runner's next batch then waits for the rebuild, finds the checkpoint moved and starts over
+ * from it), fills their tables from the log below the horizon, as the runner reads it, and leaves
+ * the checkpoint where it stopped. Commands keep appending meanwhile; what lies beyond is the runner's.
  */
-export async function rebuildReadModels(db: Database): Promise<{ events: number }> {
+export async function rebuildReadModels(db: Database, config: Pick<Config, 'projections'>): Promise<{ events: number }> {
+  const following = config.projections === 'async' ? followingProjectors : [];
+  const inAppend = projectors.filter((p) => !following.includes(p));
   const tables = projectors.flatMap((p) => p.tables);
   const kept = projectors.flatMap((p) => p.kept ?? []);
   return db.transaction().execute(async (trx) => {
+    const runnerAt = following.length > 0 ? await holdRunnerCheckpoint(trx) : undefined;
     await sql`lock table ${sql.join(tables.map((t) => sql.table(t)))} in exclusive mode`.execute(trx);
     for (const columns of kept) await setAside(trx, columns);
     // Children first: bookings refer to resources, applications to projects.
     for (const table of [...tables].reverse()) await trx.deleteFrom(table).execute();
-    let count = 0;
-    for (let after = logStart; ; ) {
-      const { events, next } = await readLog(trx, { after, maxCount: batchSize, horizon: false });
-      await projectEvents(projectors, trx, events);
-      count += events.length;
-      if (events.length < batchSize) break;
-      after = next;
+    const { events } = await replayLog(trx, inAppend, { horizon: false });
+    if (runnerAt) {
+      const { reached } = await replayLog(trx, following, { horizon: true });
+      await moveCheckpoint(trx, projectionsCheckpoint, runnerAt, reached);
     }
     for (const columns of kept) await restore(trx, columns);
-    return { events: count };
+    return { events };
   });
+}
+
+/** The runner's checkpoint, created where missing, held until the rebuild commits. */
+async function holdRunnerCheckpoint(trx: Transaction<DB>): Promise<LogPosition> {
+  await readCheckpoint(trx, projectionsCheckpoint);
+  return lockCheckpoint(trx, projectionsCheckpoint);
+}
+
+/** Applies the log from its start through `through`; answers how many events it read and the last one's position. */
+async function replayLog(trx: Transaction<DB>, through: readonly Projector[], { horizon }: { horizon: boolean }): Promise<{ events: number; reached: LogPosition }> {
+  let events = 0;
+  let after = logStart;
+  for (;;) {
+    const page = await readLog(trx, { after, maxCount: batchSize, horizon });
+    await projectEvents(through, trx, page.events);
+    events += page.events.length;
+    after = page.next;
+    if (page.events.length < batchSize) return { events, reached: after };
+  }
 }
 
 const keptTable = ({ table }: KeptColumns) => sql.table(`kept_${table}`);

@@ -1,6 +1,6 @@
 import type { Database } from '../infra/db/database.js';
 import { logStart, positionOf, type EventStore } from '../infra/event-store/event-store.js';
-import { lockCheckpoint, moveCheckpoint, readCheckpoint, samePosition } from './processor-checkpoint.js';
+import { lockCheckpoint, moveCheckpoint, readCheckpoint, samePosition } from '../infra/event-store/processor-checkpoint.js';
 import type { Processor } from './processor.js';
 
 /**

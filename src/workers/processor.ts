@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../infra/db/schema.js';
 import type { RecordedEvent } from '../infra/event-store/event-store.js';
-import type { FirstPosition } from './processor-checkpoint.js';
+import type { FirstPosition } from '../infra/event-store/processor-checkpoint.js';
 
 /**
  * Follows the global log from its own checkpoint and acts on the events it cares about.

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import type { KafkaSender } from '../../src/workers/kafka/kafka-relay.js';
 import { startWorkers, type RunningWorkers } from '../../src/workers/start-workers.js';
+import { postgresServer } from '../support/scratch-database.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { fastWorkerOptions, waitFor } from '../workers/worker-test-kit.js';
 import { bookingBody, registerZone } from './booking/booking-api.js';
@@ -32,7 +34,8 @@ describe('health of the workers', () => {
   });
 
   it('has no workers part in a process without workers', async () => {
-    server = await startTestServer();
+    // With PROJECTIONS=async every process runs the projections runner (the next test).
+    server = await startTestServer({ PROJECTIONS: 'inline' });
     // The database check gives up after 2 s: a starved test machine may need a second try.
     const health = await waitFor(async () => {
       const res = await server.request('GET', '/booking/v1/health', { token: null });
@@ -74,6 +77,68 @@ describe('health of the workers', () => {
     server.services.now = () => Temporal.Now.instant().add({ seconds: 122 });
     await waitFor(async () => (await health()).status === 200, { what: 'health 200 once the relay caught up' });
     expect((await health()).body.info.workers.processors['kafka-relay'].lagEvents).to.equal(0);
+  });
+});
+
+describe('health and metrics of the projections runner (PROJECTIONS=async)', () => {
+  let server: TestServer;
+  afterEach(() => server?.stop());
+
+  const health = () => server.request('GET', '/booking/v1/health', { token: null });
+  /** The global position of the last event in the log. */
+  const lastPosition = async () => {
+    const row = await server.database.db.selectFrom('events').select((eb) => eb.fn.max('global_position').as('last')).executeTakeFirstOrThrow();
+    return Number(row.last);
+  };
+
+  it('reports the runner in a process without other workers, with its position and lag, in health and metrics', async () => {
+    server = await startTestServer({ PROJECTIONS: 'async' });
+    await registerZone(server, 'runner-zone');
+    expect((await server.request('POST', '/booking/v1/bookings', { body: bookingBody('runner-zone', inHours(30), inHours(31)) })).status).to.equal(201);
+    const position = await lastPosition();
+
+    // The database check gives up after 2 s: a starved test machine may need a second try.
+    const res = await waitFor(async () => {
+      const answer = await health();
+      return answer.status === 200 ? answer : undefined;
+    }, { what: 'health 200' });
+    expect(res.body.info.workers).to.deep.equal({ status: 'up', processors: { projections: { position, lagEvents: 0 } } });
+
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(text).to.match(/^processor_lag_events\{processor="projections"\} 0$/m);
+    expect(text).to.include(`processor_position{processor="projections"} ${position}\n`);
+  });
+
+  // On the embedded database, one connection: nothing can hold the runner back.
+  (postgresServer ? it : it.skip)('answers 503 once the runner is behind without moving for 60 s, and 200 once it caught up', async function () {
+    this.timeout(30_000);
+    server = await startTestServer({ PROJECTIONS: 'async', PROJECTION_WAIT_MS: '300' });
+    await registerZone(server, 'stalled-zone');
+    const realNow = server.services.now;
+    // A transaction holding the runner's checkpoint row keeps it from committing any batch.
+    await server.database.db.transaction().execute(async (trx) => {
+      await sql`select 1 from processor_checkpoints where name = 'projections' for update`.execute(trx);
+      // The append is kept; its answer waits for the read models in vain.
+      expect((await server.request('POST', '/booking/v1/bookings', { body: bookingBody('stalled-zone', inHours(30), inHours(31)) })).status).to.equal(503);
+      const behind = await health();
+      expect(behind.status).to.equal(200);
+      expect(behind.body.info.workers.status).to.equal('up');
+      expect(behind.body.info.workers.processors.projections.lagEvents).to.be.greaterThan(0);
+
+      server.services.now = () => realNow().add({ seconds: 61 });
+      const stalled = await health();
+      expect(stalled.status).to.equal(503);
+      expect(stalled.body.error.workers.status).to.equal('down');
+      expect(stalled.body.info.workers.processors.projections).to.deep.equal(behind.body.info.workers.processors.projections);
+      expect(stalled.body.info.database).to.deep.equal({ status: 'up' });
+    });
+
+    server.services.now = () => Temporal.Now.instant().add({ seconds: 122 });
+    const caughtUp = await waitFor(async () => {
+      const res = await health();
+      return res.status === 200 ? res : undefined;
+    }, { what: 'health 200 once the runner caught up' });
+    expect(caughtUp.body.info.workers.processors.projections).to.deep.equal({ position: await lastPosition(), lagEvents: 0 });
   });
 });
 

@@ -3,12 +3,31 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { archiveBookings } from '../../src/commands/booking/archive-bookings.js';
+import type { DatabaseConfig } from '../../src/infra/config.js';
+import type { Database } from '../../src/infra/db/database.js';
+import { projectionsCheckpoint } from '../../src/infra/event-store/projection-progress.js';
+import { createLogger } from '../../src/infra/logger.js';
 import { projectors } from '../../src/projections/projectors.js';
 import { rebuildReadModels } from '../../src/projections/rebuild-read-models.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import { createAdvisoryLock } from '../../src/workers/advisory-lock.js';
+import type { ExclusiveLock } from '../../src/workers/exclusive-lock.js';
 import { bookingBody, registerZone, setClock } from '../api/booking/booking-api.js';
 import { catalogClient } from '../api/catalog/catalog-api.js';
 import { deviceBody } from '../api/records/record-api.js';
+import { postgresServer } from '../support/scratch-database.js';
+import { runScript } from '../support/run-script.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+
+/** Every table a projector owns, whole rows in a stable order. */
+async function snapshotOf(db: Database): Promise<Record<string, unknown[]>> {
+  const tables: Record<string, unknown[]> = {};
+  for (const table of projectors.flatMap((p) => p.tables)) {
+    const { rows } = await sql<{ row: unknown }>`select to_jsonb(t) as row from ${sql.table(table)} as t order by to_jsonb(t)::text`.execute(db);
+    tables[table] = rows.map((r) => r.row);
+  }
+  return tables;
+}
 
 describe('rebuilding the read models from the log', function () {
   this.timeout(60_000);
@@ -19,15 +38,7 @@ describe('rebuilding the read models from the log', function () {
   });
   after(() => server.stop());
 
-  /** Every table a projector owns, whole rows in a stable order. */
-  const snapshot = async () => {
-    const tables: Record<string, unknown[]> = {};
-    for (const table of projectors.flatMap((p) => p.tables)) {
-      const { rows } = await sql<{ row: unknown }>`select to_jsonb(t) as row from ${sql.table(table)} as t order by to_jsonb(t)::text`.execute(server.database.db);
-      tables[table] = rows.map((r) => r.row);
-    }
-    return tables;
-  };
+  const snapshot = () => snapshotOf(server.database.db);
 
   it('gives tables equal to the live ones after every kind of change', async () => {
     const admin = server.token({ level: 'LV2', sub: 'admin' });
@@ -70,7 +81,7 @@ describe('rebuilding the read models from the log', function () {
     expect(room).to.be.a('string');
     expect(live.resources!.map((r) => (r as { resource_name: string }).resource_name)).to.include('Hot desk');
 
-    const { events } = await rebuildReadModels(server.database.db);
+    const { events } = await rebuildReadModels(server.database.db, server.services.config);
     expect(events).to.be.greaterThan(20);
     expect(await snapshot()).to.deep.equal(live);
   });
@@ -106,7 +117,7 @@ describe('rebuilding the read models from the log', function () {
     expect(live.devices).to.have.length(2);
     expect((live.devices as { api_key_hash: string | null }[]).every((d) => d.api_key_hash !== null)).to.equal(true);
     expect(live.applications).to.have.length(1);
-    await rebuildReadModels(server.database.db);
+    await rebuildReadModels(server.database.db, server.services.config);
     expect(await snapshot()).to.deep.equal(live);
   });
 
@@ -118,10 +129,90 @@ describe('rebuilding the read models from the log', function () {
       const end = new Date(Date.UTC(2027, 1, 1, 0, 30 * i + 30)).toISOString();
       return server.request('POST', '/booking/v1/bookings', { body: bookingBody('rebuild-busy', start, end) });
     });
-    const [results] = await Promise.all([Promise.all(creates), rebuildReadModels(server.database.db)]);
+    const [results] = await Promise.all([Promise.all(creates), rebuildReadModels(server.database.db, server.services.config)]);
     expect(results.every((r) => r.status === 201)).to.equal(true);
     const live = await snapshot();
-    await rebuildReadModels(server.database.db);
+    await rebuildReadModels(server.database.db, server.services.config);
     expect(await snapshot()).to.deep.equal(live);
+  });
+});
+
+// The runner's lock is held by another session and the rebuild runs as its own process: a PostgreSQL server only.
+(postgresServer ? describe : describe.skip)('rebuilding while the read models follow the log (PROJECTIONS=async)', function () {
+  this.timeout(120_000);
+  let server: TestServer | undefined;
+  let serverClosed = false;
+  let second: RunningServer | undefined;
+  let runnerLock: ExclusiveLock | undefined;
+  after(async () => {
+    await runnerLock?.release();
+    await second?.close();
+    if (server && !serverClosed) await server.close();
+    await server?.database.destroy();
+  });
+
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${second!.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${server!.token({ level: 'LV2' })}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const runnerHealth = async () => (await call('GET', '/booking/v1/health')).body.info.workers.processors.projections;
+  const lastPosition = async () => Number((await server!.database.db.selectFrom('events').select((eb) => eb.fn.max('global_position').as('last')).executeTakeFirstOrThrow()).last);
+
+  it('leaves the runner at the position it rebuilt to: what the runner had not projected is projected once, by the rebuild', async () => {
+    server = await startTestServer({ PROJECTIONS: 'async' });
+    const { database, services } = server;
+    const at = (day: number) => [`2030-03-${String(day).padStart(2, '0')}T09:00:00Z`, `2030-03-${String(day).padStart(2, '0')}T10:00:00Z`] as const;
+    for (const zone of ['async-a', 'async-b', 'async-c']) await registerZone(server, zone, { bookingPolicy: { maxAdvanceDays: 3650 } });
+    const early = await server.request('POST', '/booking/v1/bookings', { body: bookingBody('async-c', ...at(1)) });
+    expect(early.status).to.equal(201);
+
+    // The runner's process stops and another session holds its lock: the runner of the next process stands by.
+    await server.close();
+    serverClosed = true;
+    runnerLock = createAdvisoryLock(services.config.database as Extract<DatabaseConfig, { kind: 'postgres' }>, projectionsCheckpoint);
+    expect(await runnerLock.acquire()).to.equal(true);
+    second = await startServer({ ...services.config, projectionWaitMs: 1_000 }, createLogger('silent'));
+
+    // Writes on three streams: each append is kept, its answer waits for the read models in vain.
+    const late = await Promise.all([
+      call('POST', '/booking/v1/bookings', bookingBody('async-a', ...at(2))),
+      call('POST', '/booking/v1/bookings', bookingBody('async-b', ...at(3))),
+      call('PATCH', `/booking/v1/bookings/${early.body.id}/cancel`, { reason: 'late' }),
+    ]);
+    expect(late.map((r) => r.status)).to.deep.equal([503, 503, 503]);
+    expect((await runnerHealth()).lagEvents).to.equal(3);
+
+    const run = await runScript('rebuild-read-models', [], { ...database.env, PROJECTIONS: 'async' });
+    expect(run.code, run.stderr).to.equal(0);
+    // The runner has not run since: the rebuild moved its checkpoint, in the transaction of the tables.
+    expect(await runnerHealth()).to.deep.equal({ position: await lastPosition(), lagEvents: 0 });
+    const starts = async (zone: string) => (await call('GET', `/booking/v1/bookings?resourceId=${zone}`)).body.data.map((b: { startTime: string }) => b.startTime);
+    expect(await starts('async-a')).to.deep.equal([at(2)[0]]);
+    expect(await starts('async-b')).to.deep.equal([at(3)[0]]);
+    expect((await call('GET', `/booking/v1/bookings/${early.body.id}`)).body.status).to.equal('cancelled');
+
+    // The runner takes over from there: later writes answer as usual, and nothing is applied twice.
+    await runnerLock.release();
+    const later = await call('POST', '/booking/v1/bookings', bookingBody('async-a', ...at(4)));
+    expect(later.status).to.equal(201);
+    expect((await call('PATCH', `/booking/v1/bookings/${later.body.id}/cancel`, { reason: 'again' })).status).to.equal(200);
+    expect(await runnerHealth()).to.deep.equal({ position: await lastPosition(), lagEvents: 0 });
+    const live = await snapshotOf(database.db);
+    await rebuildReadModels(database.db, { projections: 'async' });
+    expect(await snapshotOf(database.db)).to.deep.equal(live);
+  });
+});
+
+describe('npm run rebuild-read-models', function () {
+  this.timeout(60_000);
+
+  it('refuses to run over EventStoreDB, whose events it cannot read: exit 2, saying why', async () => {
+    const run = await runScript('rebuild-read-models', [], { EVENT_STORE: 'eventstoredb', EVENTSTORE_CONNECTION_STRING: 'esdb://127.0.0.1:1?tls=false' });
+    expect(run.code).to.equal(2);
+    expect(run.stderr).to.include('cannot rebuild from EventStoreDB');
   });
 });

@@ -7,7 +7,7 @@ import { createLogger } from '../../src/infra/logger.js';
 import { createExclusiveLock } from '../../src/workers/create-exclusive-lock.js';
 import { processBatch } from '../../src/workers/process-batch.js';
 import type { Processor } from '../../src/workers/processor.js';
-import { readCheckpoint } from '../../src/workers/processor-checkpoint.js';
+import { readCheckpoint } from '../../src/infra/event-store/processor-checkpoint.js';
 import { startProcessor } from '../../src/workers/start-processor.js';
 import { webhookRelay } from '../../src/workers/webhooks/webhook-relay.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';

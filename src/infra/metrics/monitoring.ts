@@ -34,6 +34,8 @@ export function createMonitoring(db: Database, readLags: () => Promise<Processor
     labelNames: ['type'] as const,
     registers: [registry],
   });
+  /** The checkpoints, read once per scrape for both gauges made of them. */
+  let checkpoints: Promise<ProcessorLag[]> = Promise.resolve([]);
   new Gauge({
     name: 'processor_lag_events',
     help: 'Events in the log beyond the processor checkpoint',
@@ -41,8 +43,17 @@ export function createMonitoring(db: Database, readLags: () => Promise<Processor
     registers: [registry],
     async collect() {
       this.reset();
-      const lags = await readLags().catch(() => []);
-      for (const lag of lags) this.set({ processor: lag.name }, lag.lagEvents);
+      for (const lag of await checkpoints) this.set({ processor: lag.name }, lag.lagEvents);
+    },
+  });
+  new Gauge({
+    name: 'processor_position',
+    help: 'Global log position of the processor checkpoint',
+    labelNames: ['processor'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const lag of await checkpoints) this.set({ processor: lag.name }, lag.position);
     },
   });
   new Gauge({
@@ -81,6 +92,7 @@ export function createMonitoring(db: Database, readLags: () => Promise<Processor
     eventsAppended,
     workers: createWorkerStatusBoard(readLags, now),
     async scrape() {
+      checkpoints = readLags().catch(() => []);
       const merged = Registry.merge([processRegistry, registry]);
       return { contentType: merged.contentType, body: await merged.metrics() };
     },

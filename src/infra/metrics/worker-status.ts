@@ -8,7 +8,7 @@ export type WorkersStatus = { status: 'up' | 'down'; processors: Record<string, 
 
 /** The processors this process runs, and whether they keep up. */
 export type WorkerStatusBoard = {
-  /** Registers a processor this process runs (startWorkers). */
+  /** Registers a processor this process runs (startWorkers; the async projections' runner). */
   track(name: string): void;
   /** Undefined while this process runs no processor; reads the checkpoints otherwise. */
   status(): Promise<WorkersStatus | undefined>;

@@ -4,7 +4,7 @@ import { positionOf, type LogPosition, type RecordedEvent } from '../../infra/ev
 import { projectEvents } from '../../infra/event-store/project-events.js';
 import { projectionsCheckpoint } from '../../infra/event-store/projection-progress.js';
 import type { Projector } from '../../projections/projector.js';
-import type { FirstPosition } from '../processor-checkpoint.js';
+import type { FirstPosition } from '../../infra/event-store/processor-checkpoint.js';
 import type { Processor } from '../processor.js';
 
 export type ProjectionsProcessor = Processor & {

@@ -170,7 +170,7 @@ describe('utilization equals a recomputation from the log', function () {
     const before = await utilization(cut);
     expect(before).to.deep.equal(await recomputed(cut));
     expect((before as { bookings: number }[]).some((r) => r.bookings > 0)).to.equal(true);
-    await rebuildReadModels(server.database.db);
+    await rebuildReadModels(server.database.db, server.services.config);
     expect(await utilization(cut)).to.deep.equal(before);
   });
 });

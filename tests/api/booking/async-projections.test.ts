@@ -91,6 +91,12 @@ describe('read models that follow the log (PROJECTIONS=async)', function () {
           expect((await call(reader.url, 'GET', `/booking/v1/bookings/${created.body.id}`, token)).status).to.equal(200);
         }
       }
+      // Every process tells where the shared checkpoint stands, the active runner's and the standing-by ones alike.
+      const reports = await Promise.all(processes.map((p) => call(p.url, 'GET', '/booking/v1/health', token)));
+      expect(reports.map((r) => r.status)).to.deep.equal([200, 200, 200]);
+      const runner = reports.map((r) => r.body.info.workers.processors.projections);
+      expect(runner[0].lagEvents).to.equal(0);
+      expect(runner).to.deep.equal([runner[0], runner[0], runner[0]]);
     });
 
     it('a registration is unique across processes: 30 racing registrations, one 201', async () => {

@@ -6,7 +6,7 @@ import { createPostgresEventStore } from '../../../src/infra/event-store/postgre
 import { createLogger } from '../../../src/infra/logger.js';
 import { kafkaRelay } from '../../../src/workers/kafka/kafka-relay.js';
 import { processBatch } from '../../../src/workers/process-batch.js';
-import { readCheckpoint } from '../../../src/workers/processor-checkpoint.js';
+import { readCheckpoint } from '../../../src/infra/event-store/processor-checkpoint.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 import { kafkaAvailability, startKafkaBroker, type KafkaBroker } from '../../support/kafka-broker.js';
 import { consumeTopic, createTopic } from '../../support/kafka-topic.js';

@@ -7,7 +7,7 @@ import { createLogger } from '../../../src/infra/logger.js';
 import { createInProcessLock } from '../../../src/workers/in-process-lock.js';
 import { kafkaRelay, type KafkaSender } from '../../../src/workers/kafka/kafka-relay.js';
 import { processBatch } from '../../../src/workers/process-batch.js';
-import { readCheckpoint } from '../../../src/workers/processor-checkpoint.js';
+import { readCheckpoint } from '../../../src/infra/event-store/processor-checkpoint.js';
 import { startProcessor } from '../../../src/workers/start-processor.js';
 import { startWorkers } from '../../../src/workers/start-workers.js';
 import { bookingBody, registerZone, setClock } from '../../api/booking/booking-api.js';

@@ -7,7 +7,7 @@ import { createKafkaProducer } from '../../../src/infra/kafka/create-kafka-produ
 import { createLogger } from '../../../src/infra/logger.js';
 import { createInProcessLock } from '../../../src/workers/in-process-lock.js';
 import { kafkaRelay, type KafkaSender } from '../../../src/workers/kafka/kafka-relay.js';
-import { readCheckpoint } from '../../../src/workers/processor-checkpoint.js';
+import { readCheckpoint } from '../../../src/infra/event-store/processor-checkpoint.js';
 import { startProcessor } from '../../../src/workers/start-processor.js';
 import { kafkaAvailability, startKafkaBroker, type KafkaBroker } from '../../support/kafka-broker.js';
 import { consumeTopic, createTopic, type ReceivedMessage } from '../../support/kafka-topic.js';

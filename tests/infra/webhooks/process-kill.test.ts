@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { createServices, type RunningServices } from '../../../src/create-services.js';
 import { loadConfig } from '../../../src/infra/config.js';
 import { createLogger } from '../../../src/infra/logger.js';
-import { readCheckpoint } from '../../../src/workers/processor-checkpoint.js';
+import { readCheckpoint } from '../../../src/infra/event-store/processor-checkpoint.js';
 import { startWorkers, type RunningWorkers } from '../../../src/workers/start-workers.js';
 import { seedZone } from '../../support/device-records.js';
 import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';

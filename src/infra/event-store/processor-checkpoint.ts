@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Executor } from '../infra/db/database.js';
-import { logStart, type LogPosition } from '../infra/event-store/event-store.js';
-import { isFinalInLog } from '../infra/event-store/log-horizon.js';
+import type { Executor } from '../db/database.js';
+import { logStart, type LogPosition } from './event-store.js';
+import { isFinalInLog } from './log-horizon.js';
 
 const positionColumns = [sql<string>`transaction_id::text`.as('transaction_id'), 'global_position'] as const;
 
