@@ -291,7 +291,8 @@ describe('bookable resources against a remote device service', () => {
 
 describe('health', () => {
   it('answers ok with the database up, without a token', async () => {
-    const server = await startTestServer();
+    // Inline projections: with PROJECTIONS=async the body also reports the runner (operability.test.ts).
+    const server = await startTestServer({ PROJECTIONS: 'inline' });
     try {
       const res = await server.request('GET', '/booking/v1/health', { token: null });
       expect(res.status).to.equal(200);
