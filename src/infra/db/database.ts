@@ -7,6 +7,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { DatabaseConfig } from '../config.js';
 import type { DB } from './schema.js';
 import { preparedStatementName } from './prepared-statements.js';
+import { serviceApplicationName } from './service-application-name.js';
 
 export type Database = Kysely<DB>;
 /** Anything queries can run on: the pool or an open transaction. */
@@ -44,6 +45,7 @@ export function createDatabase(config: DatabaseConfig): Database {
       database: config.database,
       max: config.poolSize,
       connectionTimeoutMillis: 5_000,
+      application_name: serviceApplicationName,
     });
     // A client losing its server must not crash the process, idle or checked out (pg-pool listens
     // only on idle ones): the query in flight or the next one reports the failure, and the pool

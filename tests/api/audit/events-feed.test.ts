@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import pg from 'pg';
 import { createPostgresEventStore } from '../../../src/infra/event-store/postgres-event-store.js';
 import { booking } from '../../domain/booking/booking-fixtures.js';
 import { bookingBody, registerZone, setClock } from '../booking/booking-api.js';
 import { deviceRecord, zoneRecord } from '../../support/record-samples.js';
 import { assertPublishedEvent } from '../../support/published-event-schemas.js';
+import { openSession } from '../../support/database-session.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 type FeedEvent = { id: string; event: string; position: number; workspace: string; data: { id: string } };
@@ -115,8 +115,7 @@ describe('the audit feed GET /booking/v1/events', function () {
     if (server.services.config.projections === 'async') this.skip();
     const { next: start } = await readToEnd(0);
     const config = server.database.config!;
-    const slow = new pg.Client({ host: config.host, port: config.port, user: config.user, password: config.password, database: config.database });
-    await slow.connect();
+    const slow = await openSession(config, 'service');
     try {
       await slow.query('begin');
       await slow.query('select pg_current_xact_id()');

@@ -1,14 +1,13 @@
 import { expect } from 'chai';
-import pg from 'pg';
 import { logStart, type EventStore, type RecordedEvent } from '../../../src/infra/event-store/event-store.js';
 import { createPostgresEventStore } from '../../../src/infra/event-store/postgres-event-store.js';
+import { openSession } from '../../support/database-session.js';
 import { createScratchDatabase, type PostgresConfig, type ScratchDatabase } from '../../support/scratch-database.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 
 /** A session that took a transaction id and stays idle in transaction until `end()`. */
-async function idleInTransaction(config: PostgresConfig) {
-  const client = new pg.Client({ host: config.host, port: config.port, user: config.user, password: config.password, database: config.database });
-  await client.connect();
+async function idleInTransaction(config: PostgresConfig, as: 'service' | 'operator') {
+  const client = await openSession(config, as);
   await client.query('begin');
   await client.query('select pg_current_xact_id()');
   return {
@@ -40,7 +39,7 @@ describe('the horizon of the global log (PostgreSQL: other sessions on the same 
   });
 
   it('is not held back by a transaction left open in another database', async () => {
-    const elsewhere = await idleInTransaction(other.config);
+    const elsewhere = await idleInTransaction(other.config, 'service');
     try {
       const { events } = await store.appendToStream('horizon-a', [{ type: 'Noted', data: { n: 1 } }], 'any');
       expect((await readEverything(store)).map((e) => e.id)).to.include(events[0]!.id);
@@ -49,8 +48,22 @@ describe('the horizon of the global log (PostgreSQL: other sessions on the same 
     }
   });
 
-  it('waits for a transaction left open in this database, and passes nothing over once it ends', async () => {
-    const here = await idleInTransaction(database.config!);
+  it("is not held back by an operator's session left idle in transaction after an update in this database", async () => {
+    const operator = await openSession(database.config!, 'operator');
+    try {
+      await operator.query('begin');
+      await operator.query(`update streams set updated_at = updated_at where stream_id = 'none'`);
+      await operator.query('select pg_current_xact_id()');
+      const { events } = await store.appendToStream('horizon-c', [{ type: 'Noted', data: { n: 1 } }], 'any');
+      expect((await readEverything(store)).map((e) => e.id)).to.include(events[0]!.id);
+    } finally {
+      await operator.query('commit');
+      await operator.end();
+    }
+  });
+
+  it("waits for a service connection's transaction left open in this database, and passes nothing over once it ends", async () => {
+    const here = await idleInTransaction(database.config!, 'service');
     let appended: string;
     try {
       appended = (await store.appendToStream('horizon-b', [{ type: 'Noted', data: { n: 1 } }], 'any')).events[0]!.id;

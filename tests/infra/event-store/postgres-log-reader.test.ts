@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import pg from 'pg';
 import type { EventStore } from '../../../src/infra/event-store/event-store.js';
 import type { LogReader } from '../../../src/infra/event-store/log-reader.js';
 import { createPostgresEventStore } from '../../../src/infra/event-store/postgres-event-store.js';
 import { createPostgresLogReader } from '../../../src/infra/event-store/postgres-log-reader.js';
 import { zoneRecord } from '../../support/record-samples.js';
+import { openSession } from '../../support/database-session.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 
 const workspace = 'w-head';
@@ -41,8 +41,7 @@ describe('the PostgreSQL log reader up to a head (log order is the commits’, n
     reader = createPostgresLogReader(database.db);
     ids.first = (await store.appendToStream('zone-first', [zoneDeleted('first')], 'any')).events[0]!.id;
     const config = database.config!;
-    const slow = new pg.Client({ host: config.host, port: config.port, user: config.user, password: config.password, database: config.database });
-    await slow.connect();
+    const slow = await openSession(config, 'service');
     try {
       await slow.query('begin');
       await slow.query('select pg_current_xact_id()');
