@@ -17,8 +17,8 @@ import { projectionsCheckpoint } from './infra/event-store/projection-progress.j
 import type { Logger } from './infra/logger.js';
 import { countAppendedEvents } from './infra/metrics/count-appended-events.js';
 import { createMonitoring } from './infra/metrics/monitoring.js';
-import { followingProjectors, projectors } from './projections/projectors.js';
-import { recordsProjector, repeatableRecordsProjector } from './projections/records/records-projector.js';
+import { eventStoreDbFollowingProjectors, followingProjectors, projectors } from './projections/projectors.js';
+import { recordsProjector } from './projections/records/records-projector.js';
 import { createPublishing } from './infra/publishing/create-publishing.js';
 import { startAsyncProjections } from './workers/projections/start-async-projections.js';
 
@@ -42,8 +42,7 @@ async function openEventStore(config: Config, db: Database) {
     // Record writes check their rules and write their rows in a PostgreSQL transaction of their own
     // around the append; the records projector that follows `$all` meets those rows again.
     const store = appendingInPostgresTransactions(createEventStoreDbEventStore<Transaction<DB>>(client), { db, projections: [recordsProjector] });
-    const following = projectors.map((p) => (p === recordsProjector ? repeatableRecordsProjector : p));
-    return { store, logReader: createEventStoreDbLogReader(client, db), following, closeStore: () => client.dispose() };
+    return { store, logReader: createEventStoreDbLogReader(client, db), following: eventStoreDbFollowingProjectors, closeStore: () => client.dispose() };
   }
   const following = config.projections === 'async' ? followingProjectors : [];
   const store = createPostgresEventStore(db, { projections: projectors.filter((p) => !following.includes(p)) });

@@ -1,6 +1,6 @@
 import { bookingsProjector } from './bookings/bookings-projector.js';
 import type { Projector } from './projector.js';
-import { recordsProjector } from './records/records-projector.js';
+import { recordsProjector, repeatableRecordsProjector } from './records/records-projector.js';
 import { resourcesProjector } from './resources/resources-projector.js';
 import { timersProjector } from './timers/timers-projector.js';
 import { utilizationProjector } from './utilization/utilization-projector.js';
@@ -16,3 +16,9 @@ export const projectors: readonly Projector[] = [resourcesProjector, bookingsPro
  * PostgreSQL store: all but those whose rules need the append's transaction.
  */
 export const followingProjectors: readonly Projector[] = projectors.filter((p) => !p.inAppend);
+
+/**
+ * The projectors that follow `$all` when EventStoreDB keeps the log: every one, the records one in
+ * its repeatable form (a record write has already written its row in its own PostgreSQL transaction).
+ */
+export const eventStoreDbFollowingProjectors: readonly Projector[] = projectors.map((p) => (p === recordsProjector ? repeatableRecordsProjector : p));

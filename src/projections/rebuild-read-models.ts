@@ -2,13 +2,13 @@ import { sql, type Transaction } from 'kysely';
 import type { Config } from '../infra/config.js';
 import type { Database } from '../infra/db/database.js';
 import type { DB } from '../infra/db/schema.js';
-import { logStart, type LogPosition } from '../infra/event-store/event-store.js';
+import { logStart, positionOf, type EventStore, type LogPosition, type RecordedEvent } from '../infra/event-store/event-store.js';
 import { readLog } from '../infra/event-store/postgres-event-store.js';
 import { projectEvents } from '../infra/event-store/project-events.js';
 import { projectionsCheckpoint } from '../infra/event-store/projection-progress.js';
 import { lockCheckpoint, moveCheckpoint, readCheckpoint } from '../infra/event-store/processor-checkpoint.js';
 import type { KeptColumns, Projector } from './projector.js';
-import { followingProjectors, projectors } from './projectors.js';
+import { eventStoreDbFollowingProjectors, followingProjectors, projectors } from './projectors.js';
 
 const batchSize = 1_000;
 
@@ -25,10 +25,13 @@ const batchSize = 1_000;
  * the runner's next batch then waits for the rebuild, finds the checkpoint moved and starts over
  * from it), fills their tables from the log below the horizon, as the runner reads it, and leaves
  * the checkpoint where it stopped. Commands keep appending meanwhile; what lies beyond is the runner's.
+ *
+ * `eventStoreDb`: the store when EventStoreDB keeps the log. Every projector is then the runner's,
+ * and the tables are filled from `$all` in the same way.
  */
-export async function rebuildReadModels(db: Database, config: Pick<Config, 'projections'>): Promise<{ events: number }> {
-  const following = config.projections === 'async' ? followingProjectors : [];
-  const inAppend = projectors.filter((p) => !following.includes(p));
+export async function rebuildReadModels(db: Database, config: Pick<Config, 'projections'>, eventStoreDb?: EventStore): Promise<{ events: number }> {
+  const following = eventStoreDb ? eventStoreDbFollowingProjectors : config.projections === 'async' ? followingProjectors : [];
+  const inAppend = eventStoreDb ? [] : projectors.filter((p) => !following.includes(p));
   const tables = projectors.flatMap((p) => p.tables);
   const kept = projectors.flatMap((p) => p.kept ?? []);
   return db.transaction().execute(async (trx) => {
@@ -37,13 +40,16 @@ export async function rebuildReadModels(db: Database, config: Pick<Config, 'proj
     for (const columns of kept) await setAside(trx, columns);
     // Children first: bookings refer to resources, applications to projects.
     for (const table of [...tables].reverse()) await trx.deleteFrom(table).execute();
-    const { events } = await replayLog(trx, inAppend, { horizon: false });
+    const appended = inAppend.length > 0 ? await replayLog(trx, inAppend, (after) => readLog(trx, { after, maxCount: batchSize, horizon: false })) : { events: 0 };
+    let followed = 0;
     if (runnerAt) {
-      const { reached } = await replayLog(trx, following, { horizon: true });
+      const read = eventStoreDb ? pageOf(eventStoreDb) : (after: LogPosition) => readLog(trx, { after, maxCount: batchSize, horizon: true });
+      const { events, reached } = await replayLog(trx, following, read);
       await moveCheckpoint(trx, projectionsCheckpoint, runnerAt, reached);
+      followed = events;
     }
     for (const columns of kept) await restore(trx, columns);
-    return { events };
+    return { events: eventStoreDb ? followed : appended.events };
   });
 }
 
@@ -53,12 +59,23 @@ async function holdRunnerCheckpoint(trx: Transaction<DB>): Promise<LogPosition> 
   return lockCheckpoint(trx, projectionsCheckpoint);
 }
 
+type ReadPage = (after: LogPosition) => Promise<{ events: RecordedEvent[]; next: LogPosition }>;
+
+/** Pages of EventStoreDB's `$all` (system events left out), as the runner reads it. */
+const pageOf =
+  (store: EventStore): ReadPage =>
+  async (after) => {
+    const events = await store.readAll({ after, maxCount: batchSize });
+    const last = events.at(-1);
+    return { events, next: last ? positionOf(last) : after };
+  };
+
 /** Applies the log from its start through `through`; answers how many events it read and the last one's position. */
-async function replayLog(trx: Transaction<DB>, through: readonly Projector[], { horizon }: { horizon: boolean }): Promise<{ events: number; reached: LogPosition }> {
+async function replayLog(trx: Transaction<DB>, through: readonly Projector[], read: ReadPage): Promise<{ events: number; reached: LogPosition }> {
   let events = 0;
   let after = logStart;
   for (;;) {
-    const page = await readLog(trx, { after, maxCount: batchSize, horizon });
+    const page = await read(after);
     await projectEvents(through, trx, page.events);
     events += page.events.length;
     after = page.next;

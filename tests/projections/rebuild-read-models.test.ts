@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { archiveBookings } from '../../src/commands/booking/archive-bookings.js';
 import type { DatabaseConfig } from '../../src/infra/config.js';
-import type { Database } from '../../src/infra/db/database.js';
 import { projectionsCheckpoint } from '../../src/infra/event-store/projection-progress.js';
 import { createLogger } from '../../src/infra/logger.js';
-import { projectors } from '../../src/projections/projectors.js';
 import { rebuildReadModels } from '../../src/projections/rebuild-read-models.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { createAdvisoryLock } from '../../src/workers/advisory-lock.js';
@@ -16,18 +13,9 @@ import { bookingBody, registerZone, setClock } from '../api/booking/booking-api.
 import { catalogClient } from '../api/catalog/catalog-api.js';
 import { deviceBody } from '../api/records/record-api.js';
 import { postgresServer } from '../support/scratch-database.js';
+import { snapshotOf } from '../support/read-model-snapshot.js';
 import { runScript } from '../support/run-script.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-
-/** Every table a projector owns, whole rows in a stable order. */
-async function snapshotOf(db: Database): Promise<Record<string, unknown[]>> {
-  const tables: Record<string, unknown[]> = {};
-  for (const table of projectors.flatMap((p) => p.tables)) {
-    const { rows } = await sql<{ row: unknown }>`select to_jsonb(t) as row from ${sql.table(table)} as t order by to_jsonb(t)::text`.execute(db);
-    tables[table] = rows.map((r) => r.row);
-  }
-  return tables;
-}
 
 describe('rebuilding the read models from the log', function () {
   this.timeout(60_000);
@@ -204,15 +192,5 @@ describe('rebuilding the read models from the log', function () {
     const live = await snapshotOf(database.db);
     await rebuildReadModels(database.db, { projections: 'async' });
     expect(await snapshotOf(database.db)).to.deep.equal(live);
-  });
-});
-
-describe('npm run rebuild-read-models', function () {
-  this.timeout(60_000);
-
-  it('refuses to run over EventStoreDB, whose events it cannot read: exit 2, saying why', async () => {
-    const run = await runScript('rebuild-read-models', [], { EVENT_STORE: 'eventstoredb', EVENTSTORE_CONNECTION_STRING: 'esdb://127.0.0.1:1?tls=false' });
-    expect(run.code).to.equal(2);
-    expect(run.stderr).to.include('cannot rebuild from EventStoreDB');
   });
 });
