@@ -4,6 +4,7 @@ import sinon from 'sinon';
 import { createEventStoreDbEventStore } from '../../src/infra/event-store/eventstoredb-event-store.js';
 import { rebuildReadModels } from '../../src/projections/rebuild-read-models.js';
 import { fakeEventStoreDb } from '../support/fake-eventstoredb.js';
+import { projectionsCheckpointOnAll } from '../support/projections-checkpoint.js';
 import { snapshotOf } from '../support/read-model-snapshot.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { bookingBody, setClock } from './booking/booking-api.js';
@@ -29,15 +30,6 @@ describe('EVENT_STORE=eventstoredb: rebuilding the read models from $all', funct
     sinon.restore();
   });
 
-  const projectionsCheckpoint = async () => {
-    const row = await server.database.db
-      .selectFrom('processor_checkpoints')
-      .select(['transaction_id', 'global_position'])
-      .where('name', '=', 'projections')
-      .executeTakeFirstOrThrow();
-    return { commit: BigInt(String(row.transaction_id)), prepare: BigInt(String(row.global_position)) };
-  };
-
   it('gives tables equal to the live ones, leaves the runner at the head, and later writes are projected once', async () => {
     const zone = (id: string) => ({ id, name: `Zone ${id}`, parentZoneId: null, workspace: server.workspace });
     expect((await server.request('POST', '/device/v1/zones', { body: zone('room-a') })).status).to.equal(201);
@@ -52,7 +44,7 @@ describe('EVENT_STORE=eventstoredb: rebuilding the read models from $all', funct
     const { events } = await rebuildReadModels(server.database.db, server.services.config, createEventStoreDbEventStore(esdb.client));
     expect(events).to.equal(esdb.events().length);
     expect(await snapshotOf(server.database.db)).to.deep.equal(live);
-    expect(await projectionsCheckpoint()).to.deep.equal(esdb.events().at(-1)!.position);
+    expect(await projectionsCheckpointOnAll(server.database.db)).to.deep.equal(esdb.events().at(-1)!.position);
 
     const again = await server.request('POST', '/booking/v1/bookings', { body: bookingBody('room-a', '2027-01-05T11:00:00Z', '2027-01-05T12:00:00Z') });
     expect(again.status, JSON.stringify(again.body)).to.equal(201);

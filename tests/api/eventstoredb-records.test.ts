@@ -6,14 +6,13 @@ import sinon from 'sinon';
 import { processBatch } from '../../src/workers/process-batch.js';
 import type { Processor } from '../../src/workers/processor.js';
 import { fakeEventStoreDb } from '../support/fake-eventstoredb.js';
+import { projectionsCheckpointOnAll } from '../support/projections-checkpoint.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { deviceBody } from './records/record-api.js';
 
 const env = { EVENT_STORE: 'eventstoredb', EVENTSTORE_CONNECTION_STRING: 'esdb://esdb.invalid:2113?tls=false' };
 const Z = '/device/v1/zones';
 const D = '/device/v1/devices';
-
-type Position = { commit: bigint; prepare: bigint };
 
 // The EventStoreDB client is replaced at its edge (connectionString) by a fake that answers as a
 // single node; the adapter, the runner and the read models in PostgreSQL are the real ones.
@@ -23,14 +22,7 @@ describe('EVENT_STORE=eventstoredb: device, zone and catalog records', function 
   let esdb: ReturnType<typeof fakeEventStoreDb>;
   const zone = (id: string, parentZoneId: string | null = null) => ({ id, name: `Zone ${id}`, parentZoneId, workspace: server.workspace });
 
-  const projectionsCheckpoint = async (): Promise<Position> => {
-    const row = await server.database.db
-      .selectFrom('processor_checkpoints')
-      .select(['transaction_id', 'global_position'])
-      .where('name', '=', 'projections')
-      .executeTakeFirstOrThrow();
-    return { commit: BigInt(String(row.transaction_id)), prepare: BigInt(String(row.global_position)) };
-  };
+  const projectionsCheckpoint = () => projectionsCheckpointOnAll(server.database.db);
   const subscribedFrom = (calls: sinon.SinonSpyCall[]) => calls.map((call) => (call.args[0] as { fromPosition: unknown }).fromPosition);
 
   before(async () => {
