@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { createSessionClient } from '../../src/infra/db/create-session-client.js';
 import { serviceApplicationName } from '../../src/infra/db/service-application-name.js';
 import type { PostgresConfig } from './scratch-database.js';
 
@@ -7,15 +8,9 @@ import type { PostgresConfig } from './scratch-database.js';
  * stands for a service process appending (the log's horizon waits for those), or as somebody
  * else's (an operator's psql) otherwise.
  */
-export async function openSession(config: PostgresConfig, as: 'service' | 'operator'): Promise<pg.Client> {
-  const client = new pg.Client({
-    host: config.host,
-    port: config.port,
-    user: config.user,
-    password: config.password,
-    database: config.database,
-    application_name: as === 'service' ? serviceApplicationName : 'psql',
-  });
-  await client.connect();
-  return client;
+export function openSession(config: PostgresConfig, as: 'service' | 'operator'): Promise<pg.Client> {
+  return createSessionClient(
+    config,
+    { applicationName: as === 'service' ? serviceApplicationName : 'psql', onLost: () => undefined },
+  );
 }
