@@ -1,17 +1,13 @@
-import { EventStoreDBClient } from '@eventstore/db-client';
 import { expect } from 'chai';
-import sinon from 'sinon';
 import { toEventEnvelope } from '../../src/domain/booking/event-envelope.js';
 import { resourceStreamId } from '../../src/domain/resource/resource.js';
 import { chainHash, genesisHash } from '../../src/infra/event-store/hash-chain.js';
 import { openLogReader } from '../../src/infra/event-store/open-log-reader.js';
 import { processBatch } from '../../src/workers/process-batch.js';
 import type { RecordedEvent } from '../../src/infra/event-store/event-store.js';
-import { fakeEventStoreDb } from '../support/fake-eventstoredb.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServerOnStubbedEventStoreDb, type StubbedEventStoreDb } from '../support/stubbed-eventstoredb.js';
+import type { TestServer } from '../support/test-server.js';
 import { bookingBody, registerZone } from './booking/booking-api.js';
-
-const connectionString = 'esdb://esdb.invalid:2113?tls=false';
 
 /** The wall-clock instant now, after a pause that separates it from the events around it. */
 const instantAfterPause = async () => {
@@ -26,7 +22,7 @@ const instantAfterPause = async () => {
 describe('EVENT_STORE=eventstoredb: history, audit feed, asOf, verify-log and lag read EventStoreDB', function () {
   this.timeout(60_000);
   let server: TestServer;
-  let esdb: ReturnType<typeof fakeEventStoreDb>;
+  let esdb: StubbedEventStoreDb;
   let resourceId: string;
   let bookingId: string;
   let otherId: string;
@@ -35,9 +31,7 @@ describe('EVENT_STORE=eventstoredb: history, audit feed, asOf, verify-log and la
   const times = { beforeCreate: '', afterCreate: '', afterReschedule: '' };
 
   before(async () => {
-    esdb = fakeEventStoreDb();
-    sinon.stub(EventStoreDBClient, 'connectionString').returns(esdb.client);
-    server = await startTestServer({ EVENT_STORE: 'eventstoredb', EVENTSTORE_CONNECTION_STRING: connectionString });
+    ({ server, esdb } = await startTestServerOnStubbedEventStoreDb());
     alice = server.token({ level: 'LV4', sub: 'alice' });
     auditor = server.token({ level: 'LV1', sub: 'auditor' });
     resourceId = await registerZone(server, 'esdb-history', { bookingPolicy: { maxAdvanceDays: 3650, autoConfirm: false } });
@@ -55,7 +49,7 @@ describe('EVENT_STORE=eventstoredb: history, audit feed, asOf, verify-log and la
   });
   after(async () => {
     await server?.stop();
-    sinon.restore();
+    esdb?.restore();
   });
 
   /** The resource's stream as EventStoreDB holds it. */

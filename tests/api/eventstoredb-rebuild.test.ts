@@ -1,33 +1,27 @@
-import { EventStoreDBClient } from '@eventstore/db-client';
 import { expect } from 'chai';
-import sinon from 'sinon';
 import { createEventStoreDbEventStore } from '../../src/infra/event-store/eventstoredb-event-store.js';
 import { rebuildReadModels } from '../../src/projections/rebuild-read-models.js';
-import { fakeEventStoreDb } from '../support/fake-eventstoredb.js';
 import { projectionsCheckpointOnAll } from '../support/projections-checkpoint.js';
 import { snapshotOf } from '../support/read-model-snapshot.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServerOnStubbedEventStoreDb, type StubbedEventStoreDb } from '../support/stubbed-eventstoredb.js';
+import type { TestServer } from '../support/test-server.js';
 import { bookingBody, setClock } from './booking/booking-api.js';
 import { deviceBody } from './records/record-api.js';
-
-const env = { EVENT_STORE: 'eventstoredb', EVENTSTORE_CONNECTION_STRING: 'esdb://esdb.invalid:2113?tls=false' };
 
 // The EventStoreDB client is replaced at its edge by a fake single node; the rebuild, the runner
 // and the read models in PostgreSQL are the real ones.
 describe('EVENT_STORE=eventstoredb: rebuilding the read models from $all', function () {
   this.timeout(60_000);
   let server: TestServer;
-  let esdb: ReturnType<typeof fakeEventStoreDb>;
+  let esdb: StubbedEventStoreDb;
 
   before(async () => {
-    esdb = fakeEventStoreDb();
-    sinon.stub(EventStoreDBClient, 'connectionString').returns(esdb.client);
-    server = await startTestServer(env);
+    ({ server, esdb } = await startTestServerOnStubbedEventStoreDb());
     setClock(server, '2027-01-04T08:00:00Z');
   });
   after(async () => {
     await server?.stop();
-    sinon.restore();
+    esdb?.restore();
   });
 
   it('gives tables equal to the live ones, leaves the runner at the head, and later writes are projected once', async () => {

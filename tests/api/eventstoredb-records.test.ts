@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EventStoreDBClient, jsonEvent, START } from '@eventstore/db-client';
+import { jsonEvent, START } from '@eventstore/db-client';
 import { expect } from 'chai';
 import sinon from 'sinon';
 import { processBatch } from '../../src/workers/process-batch.js';
 import type { Processor } from '../../src/workers/processor.js';
-import { fakeEventStoreDb } from '../support/fake-eventstoredb.js';
 import { projectionsCheckpointOnAll } from '../support/projections-checkpoint.js';
+import { startTestServerOnStubbedEventStoreDb, stubbedEventStoreDbEnv, type StubbedEventStoreDb } from '../support/stubbed-eventstoredb.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { deviceBody } from './records/record-api.js';
 
-const env = { EVENT_STORE: 'eventstoredb', EVENTSTORE_CONNECTION_STRING: 'esdb://esdb.invalid:2113?tls=false' };
 const Z = '/device/v1/zones';
 const D = '/device/v1/devices';
 
@@ -19,20 +18,18 @@ const D = '/device/v1/devices';
 describe('EVENT_STORE=eventstoredb: device, zone and catalog records', function () {
   this.timeout(60_000);
   let server: TestServer;
-  let esdb: ReturnType<typeof fakeEventStoreDb>;
+  let esdb: StubbedEventStoreDb;
   const zone = (id: string, parentZoneId: string | null = null) => ({ id, name: `Zone ${id}`, parentZoneId, workspace: server.workspace });
 
   const projectionsCheckpoint = () => projectionsCheckpointOnAll(server.database.db);
   const subscribedFrom = (calls: sinon.SinonSpyCall[]) => calls.map((call) => (call.args[0] as { fromPosition: unknown }).fromPosition);
 
   before(async () => {
-    esdb = fakeEventStoreDb();
-    sinon.stub(EventStoreDBClient, 'connectionString').returns(esdb.client);
-    server = await startTestServer(env);
+    ({ server, esdb } = await startTestServerOnStubbedEventStoreDb());
   });
   after(async () => {
     await server?.stop();
-    sinon.restore();
+    esdb?.restore();
   });
 
   it('creates, reads, updates and deletes records: the events go to EventStoreDB, the rows are readable at once', async () => {
@@ -135,7 +132,7 @@ describe('EVENT_STORE=eventstoredb: device, zone and catalog records', function 
       jsonEvent({ id: randomUUID(), type: 'ZoneUpdated', data: { workspace, id: 'hq', record, by: 'elsewhere', at: new Date().toISOString() } }),
     ]);
     const calls = esdb.spies.subscribeToAll.callCount;
-    server = await startTestServer(env, { database, workspace });
+    server = await startTestServer(stubbedEventStoreDbEnv, { database, workspace });
 
     let name: string | undefined;
     for (let i = 0; i < 100 && name !== 'Renamed elsewhere'; i++) {

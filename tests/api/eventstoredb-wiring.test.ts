@@ -1,34 +1,30 @@
 import { EventStoreDBClient } from '@eventstore/db-client';
 import { expect } from 'chai';
 import sinon from 'sinon';
-import { fakeEventStoreDb } from '../support/fake-eventstoredb.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { startTestServerOnStubbedEventStoreDb, stubbedConnectionString, type StubbedEventStoreDb } from '../support/stubbed-eventstoredb.js';
 import { mintToken, platformKey } from '../support/test-keys.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import type { TestServer } from '../support/test-server.js';
 import { bookingBody, registerZone } from './booking/booking-api.js';
-
-const connectionString = 'esdb://esdb.invalid:2113?tls=false';
 
 // No EventStoreDB server runs here: the client is replaced at its edge (connectionString), and
 // everything behind it (the adapter, the runner, the read models in PostgreSQL) is the real one.
 describe('EVENT_STORE=eventstoredb (the client stubbed at its edge)', function () {
   this.timeout(60_000);
   let server: TestServer;
-  let esdb: ReturnType<typeof fakeEventStoreDb>;
+  let esdb: StubbedEventStoreDb;
 
   before(async () => {
-    esdb = fakeEventStoreDb();
-    sinon.stub(EventStoreDBClient, 'connectionString').returns(esdb.client);
-    server = await startTestServer({ EVENT_STORE: 'eventstoredb', EVENTSTORE_CONNECTION_STRING: connectionString });
+    ({ server, esdb } = await startTestServerOnStubbedEventStoreDb());
   });
   after(async () => {
     await server?.stop();
-    sinon.restore();
+    esdb?.restore();
   });
 
   it('connects with the configured connection string', () => {
-    expect((EventStoreDBClient.connectionString as sinon.SinonStub).calledOnceWithExactly(connectionString)).to.equal(true);
+    expect((EventStoreDBClient.connectionString as sinon.SinonStub).calledOnceWithExactly(stubbedConnectionString)).to.equal(true);
   });
 
   it('appends to EventStoreDB and answers from the read models in PostgreSQL that follow its $all', async () => {

@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { EventStoreDBClient } from '@eventstore/db-client';
 import { expect } from 'chai';
-import sinon from 'sinon';
 import { loadConfig } from '../../src/infra/config.js';
 import { createEventStoreDbEventStore } from '../../src/infra/event-store/eventstoredb-event-store.js';
 import { openLogReader } from '../../src/infra/event-store/open-log-reader.js';
 import { replayLog, type ReplayRequest } from '../../src/workers/replay/replay-log.js';
 import { ReplayUsageError } from '../../src/workers/replay/replay-usage-error.js';
-import { fakeEventStoreDb } from '../support/fake-eventstoredb.js';
 import { assertPublishedEvent } from '../support/published-event-schemas.js';
+import { stubbedEventStoreDbEnv, stubEventStoreDbClient, type StubbedEventStoreDb } from '../support/stubbed-eventstoredb.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { appendPublishedHistory } from './append-published-history.js';
 
@@ -29,25 +27,24 @@ function collected() {
 describe('npm run replay with EVENT_STORE=eventstoredb (contract §14)', function () {
   this.timeout(60_000);
   let database: TestDatabase;
-  let esdb: ReturnType<typeof fakeEventStoreDb>;
+  let esdb: StubbedEventStoreDb;
   /** The appended history as `$all` holds it: each event at its own commit position. */
   let history: Logged[];
 
   before(async () => {
-    esdb = fakeEventStoreDb();
-    sinon.stub(EventStoreDBClient, 'connectionString').returns(esdb.client);
+    esdb = stubEventStoreDbClient();
     database = await createTestDatabase();
     await appendPublishedHistory(createEventStoreDbEventStore(esdb.client), randomUUID());
     history = esdb.events().map((e) => ({ id: e.id, type: e.type, position: Number(e.position.commit) }));
   });
   after(async () => {
-    sinon.restore();
+    esdb?.restore();
     await database?.destroy();
   });
 
   /** What `npm run replay` does with the configuration of an EventStoreDB deployment. */
   const replay = async (request: ReplayRequest) => {
-    const config = loadConfig({ EVENT_STORE: 'eventstoredb', EVENTSTORE_CONNECTION_STRING: 'esdb://esdb.invalid:2113?tls=false' });
+    const config = loadConfig(stubbedEventStoreDbEnv);
     const log = await openLogReader(config, database.db);
     const [stdout, stderr] = [collected(), collected()];
     try {

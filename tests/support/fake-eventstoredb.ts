@@ -32,6 +32,8 @@ type Stored = {
 
 type Appended = { id: string; type: string; data: unknown; metadata?: unknown };
 
+export type FakeEventStoreDb = ReturnType<typeof fakeEventStoreDb>;
+
 const resolved = (events: Stored[]) => ({
   async *[Symbol.asyncIterator]() {
     for (const event of events) yield { event };

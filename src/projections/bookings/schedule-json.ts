@@ -104,7 +104,8 @@ const rowVersionSql = (zonePrefix: unknown) => sql`${zonePrefix}::text || b.id::
 /** What a row version starts with in this zone (the answer's; none: UTC as written without a zone). */
 const zonePrefixOf = (timeZone: string | undefined) => `${timeZone ?? ''}|`;
 
-const params = (view: ScheduleView): RawBuilder<unknown> =>
+/** The view as the one row `params` that `visibleSql` reads: from its values, or from holes filled at each call. */
+const params = (view: Holes<ScheduleView>): RawBuilder<unknown> =>
   sql`select ${view.allWorkspaces}::boolean as all_workspaces, ${view.workspace}::text as workspace, ${view.everyBooker}::boolean as every_booker, ${view.sub}::text as sub`;
 
 /** Runs `read` in a transaction whose TimeZone is the answer's zone (UTC without one): the times' output follows it. */
@@ -124,29 +125,36 @@ export type ScheduleSelection = {
   view: ScheduleView;
 };
 
-/** findScheduledBookings' selection: bookings of the resource overlapping [from, to) in `statuses`, series parents aside. */
-const inSchedule = (query: ScheduleSelection) => sql`
-  b.bookable_resource_id = ${query.bookableResourceId}
-  and b.status = any(${[...query.statuses]}::text[])
-  and not b.is_series_parent
-  and tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${query.from.toString()}::timestamptz, ${query.to.toString()}::timestamptz, '[)')`;
+/** A selection's values as the SQL takes them. */
+type SelectionArgs = { bookableResourceId: string; statuses: readonly BookingStatus[]; from: string; to: string };
 
-type RowVersionsArgs = ScheduleView & { zonePrefix: string; bookableResourceId: string; statuses: readonly BookingStatus[]; from: string; to: string };
+const selectionArgs = (query: ScheduleSelection): SelectionArgs => ({
+  bookableResourceId: query.bookableResourceId,
+  statuses: [...query.statuses],
+  from: query.from.toString(),
+  to: query.to.toString(),
+});
+
+/** findScheduledBookings' selection: bookings of the resource overlapping [from, to) in `statuses`, series parents aside; from values or holes. */
+const inSchedule = (selection: Holes<SelectionArgs>) => sql`
+  b.bookable_resource_id = ${selection.bookableResourceId}
+  and b.status = any(${selection.statuses}::text[])
+  and not b.is_series_parent
+  and tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${selection.from}::timestamptz, ${selection.to}::timestamptz, '[)')`;
+
+type RowVersionsArgs = ScheduleView & SelectionArgs & { zonePrefix: string };
 
 const v = holesOf() as Holes<RowVersionsArgs>;
 
 const rowVersions = compileOnce(sql`
-  with params as (select ${v.allWorkspaces}::boolean as all_workspaces, ${v.workspace}::text as workspace, ${v.everyBooker}::boolean as every_booker, ${v.sub}::text as sub)
+  with params as (${params(v)})
   select string_agg(${rowVersionSql(v.zonePrefix)}, ',' order by b.start_time, b.id) as versions
   from bookings b, params
-  where b.bookable_resource_id = ${v.bookableResourceId}
-    and b.status = any(${v.statuses}::text[])
-    and not b.is_series_parent
-    and tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${v.from}::timestamptz, ${v.to}::timestamptz, '[)')`);
+  where ${inSchedule(v)}`);
 
 /** The versions of the schedule's rows, by start and id: one short text per row, no record built. */
 async function listRowVersions(db: Executor, query: ScheduleSelection): Promise<string[]> {
-  const args: RowVersionsArgs = { ...query.view, zonePrefix: zonePrefixOf(query.timeZone), bookableResourceId: query.bookableResourceId, statuses: [...query.statuses], from: query.from.toString(), to: query.to.toString() };
+  const args: RowVersionsArgs = { ...query.view, ...selectionArgs(query), zonePrefix: zonePrefixOf(query.timeZone) };
   const { rows } = await db.executeQuery<{ versions: string | null }>(rowVersions.fill(args));
   return rows[0]!.versions?.split(',') ?? [];
 }
@@ -157,7 +165,7 @@ async function renderRecords(db: Database, query: ScheduleSelection, ids: readon
     with params as (${params(query.view)})
     select ${rowVersionSql(zonePrefixOf(query.timeZone))} as version, ${query.timeZone ? recordSql.zoned : recordSql.utc} as record
     from bookings b, params
-    where ${ids ? sql`b.id = any(${ids}::uuid[])` : sql`${inSchedule(query)} order by b.start_time, b.id`}`.execute(trx));
+    where ${ids ? sql`b.id = any(${ids}::uuid[])` : sql`${inSchedule(selectionArgs(query))} order by b.start_time, b.id`}`.execute(trx));
   return rows;
 }
 

@@ -4,7 +4,7 @@ import sinon from 'sinon';
 import { createEventStoreDbEventStore } from '../../../src/infra/event-store/eventstoredb-event-store.js';
 import { WrongExpectedRevisionError } from '../../../src/infra/event-store/wrong-expected-revision-error.js';
 import { DomainError } from '../../../src/domain/domain-error.js';
-import { fakeEventStoreDb } from '../../support/fake-eventstoredb.js';
+import { fakeEventStoreDb, type FakeEventStoreDb } from '../../support/fake-eventstoredb.js';
 import { eventStoreContract } from './event-store-contract.js';
 
 const connectionString = process.env.EVENTSTORE_CONNECTION_STRING;
@@ -87,7 +87,7 @@ describe('EventStoreDB adapter mapping (stubbed client)', () => {
   describe('$all through filtered subscriptions', () => {
     const start = { transactionId: '0', globalPosition: 0 };
     const positionOf = (e: { position: { commit: bigint; prepare: bigint } }) => ({ transactionId: String(e.position.commit), globalPosition: Number(e.position.prepare) });
-    const appendTo = (esdb: ReturnType<typeof fakeEventStoreDb>, streamId: string, count: number) =>
+    const appendTo = (esdb: FakeEventStoreDb, streamId: string, count: number) =>
       esdb.client.appendToStream(streamId, Array.from({ length: count }, (_, i) => jsonEvent({ type: 'Counted', data: { i } })));
 
     it('leaves system events out on the server, and a follower continues on its subscription', async () => {
