@@ -46,17 +46,20 @@ export function createDatabase(config: DatabaseConfig): Database {
       max: config.poolSize,
       connectionTimeoutMillis: 5_000,
       application_name: serviceApplicationName,
-      // Only the statements compiled once are prepared by name (preparingPool), and each is planned
-      // for the shape of its parameters, not their values: left to choose, PostgreSQL kept planning the
-      // append afresh on every create (a third of its CPU per create). Unnamed statements (the record
-      // queries built per request) are still planned with their values.
-      options: '-c plan_cache_mode=force_generic_plan',
     });
     // A client losing its server must not crash the process, idle or checked out (pg-pool listens
     // only on idle ones): the query in flight or the next one reports the failure, and the pool
     // drops the broken client on release and opens a new one when asked.
     pool.on('error', () => undefined);
-    pool.on('connect', (client) => client.on('error', () => undefined));
+    pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+      // Queued before the client's first query. Only the statements compiled once are prepared by
+      // name (preparingPool), and each is planned for the shape of its parameters, not their values:
+      // left to choose, PostgreSQL planned the append and its projections afresh on every create, a
+      // third of its CPU per create. Unnamed statements (record queries built per request) keep
+      // custom plans. A SET, not a startup option: PgBouncer refuses `options` it does not track.
+      client.query('set plan_cache_mode = force_generic_plan').catch(() => undefined);
+    });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
     pools.set(db, pool);
     return db;
