@@ -11,6 +11,8 @@ export type Measurement = {
   unexpected: Record<string, number>;
   /** Every response time, ascending. */
   latencies: number[];
+  /** CPU time of the load generator (the bench process, every thread) per answer, in ms. */
+  clientCpuMs: number;
 };
 
 export type Scenario = {
@@ -31,6 +33,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 export async function measure(url: string, token: string, scenario: Scenario): Promise<Measurement> {
   const latencies: number[] = [];
   const unexpected: Record<string, number> = {};
+  const cpuBefore = process.cpuUsage();
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...scenario.headers };
   // Without a callback autocannon answers its event emitter, made thenable (the types miss the events).
   const tracker = autocannon({
@@ -54,6 +57,11 @@ export async function measure(url: string, token: string, scenario: Scenario): P
   const result = await tracker;
   if (result.errors > 0) unexpected.error = result.errors;
   if (result.timeouts > 0) unexpected.timeout = result.timeouts;
+  return summarise(scenario, latencies, unexpected, process.cpuUsage(cpuBefore));
+}
+
+/** A measurement of these response times (any order) and unexpected answers over the scenario's seconds, and the client's CPU use in that time. */
+export function summarise(scenario: Pick<Scenario, 'name' | 'seconds'>, latencies: number[], unexpected: Record<string, number>, clientCpu: NodeJS.CpuUsage): Measurement {
   latencies.sort((a, b) => a - b);
   return {
     name: scenario.name,
@@ -64,5 +72,6 @@ export async function measure(url: string, token: string, scenario: Scenario): P
     p99: percentile(latencies, 99),
     unexpected,
     latencies,
+    clientCpuMs: (clientCpu.user + clientCpu.system) / 1000 / Math.max(1, latencies.length),
   };
 }

@@ -21,7 +21,8 @@ import { createScratchDatabase } from '../tests/support/scratch-database.js';
 import { startServiceProcess, type ServiceProcess } from '../tests/support/service-process.js';
 import { summariseCpuProfile } from './cpu-profile-summary.js';
 import { freePort } from './free-port.js';
-import { measure } from './measure.js';
+import { measure, type Measurement } from './measure.js';
+import { measureInThreads } from './measure-in-threads.js';
 import { pgbenchTps } from './pgbench.js';
 import { seedBenchData } from './seed-bench-data.js';
 import type { BenchContext, WorkloadResult } from './workload.js';
@@ -56,7 +57,7 @@ function row(result: WorkloadResult, tps: number): string {
   const figure = result.unit ? `${fixed(result.perSecond, 1)} ${result.unit}` : fixed(result.perSecond, 0);
   const ratio = result.unit ? '' : `${(result.perSecond / tps).toFixed(2)} ×`;
   const verdict = target ? `${target.text}: ${target.met ? 'met' : 'MISSED'}` : (result.note ?? '');
-  return `| ${result.name} | ${figure} | ${ratio} | ${fixed(result.p50)} | ${fixed(result.p95)} | ${fixed(result.p99)} | ${errors} | ${verdict} |`;
+  return `| ${result.name} | ${figure} | ${ratio} | ${fixed(result.p50)} | ${fixed(result.p95)} | ${fixed(result.p99)} | ${errors} | ${fixed(result.clientCpuMs, 2)} | ${verdict} |`;
 }
 
 /**
@@ -109,6 +110,7 @@ async function main(): Promise<void> {
       connections,
       futureMs,
       http: (scenario) => measure(url, token, { connections, seconds, ...scenario }),
+      httpInThreads: (scenario) => measureInThreads(url, token, { connections, seconds, threads: os.cpus().length, ...scenario }),
     };
 
     // Warm-up (not reported): JIT, connection pool, plan caches. Not when profiling: the profile
@@ -119,7 +121,8 @@ async function main(): Promise<void> {
     const results: WorkloadResult[] = [];
     let requests = 0;
     const loadStartedAt = Date.now();
-    const counted: BenchContext = { ...ctx, http: async (scenario) => { const m = await ctx.http(scenario); requests += m.requests; return m; } };
+    const count = (m: Measurement) => ((requests += m.requests), m);
+    const counted: BenchContext = { ...ctx, http: async (scenario) => count(await ctx.http(scenario)), httpInThreads: async (scenario) => count(await ctx.httpInThreads(scenario)) };
     for (const workload of chosen) {
       console.error(`${workload.name} …`);
       results.push(...(await workload.run(profileDir ? counted : ctx)));
@@ -128,12 +131,12 @@ async function main(): Promise<void> {
     const cpu = os.cpus();
     const lines = [
       `Machine: ${cpu.length} CPUs (${cpu[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`,
-      `Node ${process.version}; ${postgres.rows[0]!.version.split(' on ')[0]} on the same machine; autocannon in the bench process, ${connections} connections, ${seconds} s per run`,
+      `Node ${process.version}; ${postgres.rows[0]!.version.split(' on ')[0]} on the same machine; autocannon in the bench process (one client thread per CPU for the cached schedules, one otherwise), ${connections} connections, ${seconds} s per run`,
       `Seeded in ${seedSeconds.toFixed(1)} s: ${sizes.spreadResources} + 4 resources, ${sizes.busyBookings.toLocaleString('en')} bookings in 30 days on the busy one`,
       `pgbench tpcb-like (${pgbench.version}, scale ${options['pgbench-scale']}, ${connections} clients): ${pgbench.tps.toFixed(0)} tps`,
       '',
-      '| Workload | per s | × pgbench | p50 ms | p95 ms | p99 ms | non-2xx | target |',
-      '|---|---:|---:|---:|---:|---:|---|---|',
+      '| Workload | per s | × pgbench | p50 ms | p95 ms | p99 ms | non-2xx | client CPU ms/answer | target |',
+      '|---|---:|---:|---:|---:|---:|---|---:|---|',
       ...results.map((r) => row(r, pgbench.tps)),
       '',
       `Total bench time ${((Date.now() - started) / 1000).toFixed(0)} s`,

@@ -1,5 +1,6 @@
 import type { BenchData } from './seed-bench-data.js';
 import type { Measurement, Scenario } from './measure.js';
+import type { FixedScenario } from './measure-in-threads.js';
 import type { PostgresConfig } from '../tests/support/scratch-database.js';
 
 /** What every workload gets: the running service, its seeded database, the duration option. */
@@ -20,6 +21,8 @@ export type BenchContext = {
   futureMs: number;
   /** autocannon against the service at `connections`, with the bench token. */
   http(scenario: Omit<Scenario, 'connections' | 'seconds'> & { connections?: number; seconds?: number }): Promise<Measurement>;
+  /** The same request again and again from one client thread per CPU (large answers: see measureInThreads). */
+  httpInThreads(scenario: Omit<FixedScenario, 'connections' | 'seconds' | 'threads'>): Promise<Measurement>;
 };
 
 /** One line of the results: a throughput beside pgbench's, optionally latencies, and the target it is held to. */
@@ -32,6 +35,8 @@ export type WorkloadResult = {
   p99?: number;
   /** Non-2xx answers and errors, by status. */
   unexpected?: Record<string, number>;
+  /** The load generator's CPU per answer (ms): where it nears the service's share, the figure is partly the client's. */
+  clientCpuMs?: number;
   /** The target from the issue, in words, and whether this run met it (tps is pgbench's). */
   target?: (tps: number) => { text: string; met: boolean };
   note?: string;
@@ -50,5 +55,6 @@ export const fromMeasurement = (m: Measurement, target?: WorkloadResult['target'
   p95: m.p95,
   p99: m.p99,
   unexpected: m.unexpected,
+  clientCpuMs: m.clientCpuMs,
   target,
 });
