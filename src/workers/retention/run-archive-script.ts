@@ -1,0 +1,60 @@
+import type { Writable } from 'node:stream';
+import cliProgress from 'cli-progress';
+import { Temporal } from 'temporal-polyfill';
+import { archiveBookings } from '../../commands/booking/archive-bookings.js';
+import { loadConfig } from '../../infra/config.js';
+import { createDatabase, type Database } from '../../infra/db/database.js';
+import { migrateToLatest } from '../../infra/db/migrate.js';
+import { createPostgresEventStore } from '../../infra/event-store/postgres-event-store.js';
+import { createLogger } from '../../infra/logger.js';
+import { projectors } from '../../projections/projectors.js';
+
+/** Where the script's configuration comes from and where it writes: the final line on stdout, everything else on stderr. */
+export type ArchiveScriptIo = { env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable };
+
+function beforeOf(args: string[]): Temporal.Instant | string {
+  const at = args.indexOf('--before');
+  const raw = at >= 0 ? args[at + 1] : undefined;
+  if (!raw) return 'usage: npm run archive -- --before <ISO 8601 instant, e.g. 2024-01-01T00:00:00Z>';
+  try {
+    return Temporal.Instant.from(raw);
+  } catch {
+    return `--before must be an ISO 8601 instant with an offset or Z, got "${raw}"`;
+  }
+}
+
+/**
+ * npm run archive -- --before <instant>: archives now every booking that ended before the instant
+ * (contract §13, retention), progress on stderr; answers the exit code, 2 on a bad argument.
+ * Idempotent; after a crash, run it again. A database handed in (tests on the embedded engine) is
+ * used as it is and left open.
+ */
+export async function runArchiveScript(args: string[], io: ArchiveScriptIo, database?: Database): Promise<number> {
+  const before = beforeOf(args);
+  if (typeof before === 'string') {
+    io.stderr.write(`${before}\n`);
+    return 2;
+  }
+  const config = loadConfig(io.env);
+  const db = database ?? createDatabase(config.database);
+  const bar = new cliProgress.SingleBar(
+    // Also when stderr is no terminal (a log file, a job runner): a line every few seconds.
+    { stream: io.stderr, format: 'archiving {bar} {value}/{total} bookings', noTTYOutput: true, notTTYSchedule: 5_000 },
+    cliProgress.Presets.shades_classic,
+  );
+  try {
+    await migrateToLatest(db);
+    bar.start(0, 0);
+    const ctx = { db, eventStore: createPostgresEventStore(db, { projections: projectors }), now: () => Temporal.Now.instant(), logger: createLogger('warn') };
+    const { archived } = await archiveBookings(ctx, before, (done, total) => {
+      bar.setTotal(total);
+      bar.update(done);
+    });
+    bar.stop();
+    io.stdout.write(`archived ${archived} bookings that ended before ${before.toString()}\n`);
+    return 0;
+  } finally {
+    bar.stop();
+    if (!database) await db.destroy();
+  }
+}
