@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { loadConfig } from '../../src/infra/config.js';
 import { createEventStoreDbEventStore } from '../../src/infra/event-store/eventstoredb-event-store.js';
 import { openLogReader } from '../../src/infra/event-store/open-log-reader.js';
 import { replayLog, type ReplayRequest } from '../../src/workers/replay/replay-log.js';
 import { ReplayUsageError } from '../../src/workers/replay/replay-usage-error.js';
+import { collected } from '../support/collected-stream.js';
 import { assertPublishedEvent } from '../support/published-event-schemas.js';
 import { stubbedEventStoreDbEnv, stubEventStoreDbClient, type StubbedEventStoreDb } from '../support/stubbed-eventstoredb.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -14,13 +14,6 @@ import { appendPublishedHistory } from './append-published-history.js';
 type Logged = { id: string; type: string; position: number };
 
 const published = (events: Logged[]) => events.filter((e) => e.type !== 'ZoneUpdated');
-
-/** A stream that keeps what is written to it. */
-function collected() {
-  const chunks: string[] = [];
-  const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => (chunks.push(chunk.toString('utf8')), done()) });
-  return { stream, text: () => chunks.join('') };
-}
 
 // The client is replaced at its edge (connectionString); the script's reader, the replay and its
 // stdout target are the real ones.

@@ -5,9 +5,8 @@ import { archiveBookings } from '../../commands/booking/archive-bookings.js';
 import { loadConfig } from '../../infra/config.js';
 import { createDatabase, type Database } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { createPostgresEventStore } from '../../infra/event-store/postgres-event-store.js';
 import { createLogger } from '../../infra/logger.js';
-import { projectors } from '../../projections/projectors.js';
+import { openEventStore, type OpenedEventStore } from '../projections/open-event-store.js';
 
 /** Where the script's configuration comes from and where it writes: the final line on stdout, everything else on stderr. */
 export type ArchiveScriptIo = { env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable };
@@ -26,8 +25,9 @@ function beforeOf(args: string[]): Temporal.Instant | string {
 /**
  * npm run archive -- --before <instant>: archives now every booking that ended before the instant
  * (contract §13, retention), progress on stderr; answers the exit code, 2 on a bad argument.
- * Idempotent; after a crash, run it again. A database handed in (tests on the embedded engine) is
- * used as it is and left open.
+ * It appends through the store the service uses in this configuration (EVENT_STORE, PROJECTIONS),
+ * beside a running service or without one. Idempotent; after a crash, run it again. A database
+ * handed in (tests on the embedded engine) is used as it is and left open.
  */
 export async function runArchiveScript(args: string[], io: ArchiveScriptIo, database?: Database): Promise<number> {
   const before = beforeOf(args);
@@ -42,10 +42,13 @@ export async function runArchiveScript(args: string[], io: ArchiveScriptIo, data
     { stream: io.stderr, format: 'archiving {bar} {value}/{total} bookings', noTTYOutput: true, notTTYSchedule: 5_000 },
     cliProgress.Presets.shades_classic,
   );
+  const logger = createLogger('warn');
+  let store: OpenedEventStore | undefined;
   try {
     await migrateToLatest(db);
+    store = await openEventStore(config, db, logger);
     bar.start(0, 0);
-    const ctx = { db, eventStore: createPostgresEventStore(db, { projections: projectors }), now: () => Temporal.Now.instant(), logger: createLogger('warn') };
+    const ctx = { db, eventStore: store.eventStore, now: () => Temporal.Now.instant(), logger };
     const { archived } = await archiveBookings(ctx, before, (done, total) => {
       bar.setTotal(total);
       bar.update(done);
@@ -55,6 +58,7 @@ export async function runArchiveScript(args: string[], io: ArchiveScriptIo, data
     return 0;
   } finally {
     bar.stop();
+    await store?.close();
     if (!database) await db.destroy();
   }
 }
