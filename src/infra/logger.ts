@@ -14,10 +14,11 @@ export function prettyLogs(env: Record<string, string | undefined> = process.env
   return terminal && !production;
 }
 
-export function createLogger(level = process.env.LOG_LEVEL || 'info', readable = prettyLogs()): Logger {
+/** Logs to stdout unless given another `destination` (a script whose stdout is its answer logs to stderr). */
+export function createLogger(level = process.env.LOG_LEVEL || 'info', readable = prettyLogs(), destination?: NodeJS.WritableStream): Logger {
   // The pid tells the processes of a multi-process start apart.
   const options = { level, base: { pid: process.pid, service: 'workspace-booking' } };
-  if (!readable) return pino(options);
+  if (!readable) return destination ? pino(options, destination) : pino(options);
   // Synchronous: lines written just before an exit are not lost.
-  return pino(options, pretty({ sync: true, ignore: 'hostname,service', translateTime: 'SYS:HH:MM:ss.l' }));
+  return pino(options, pretty({ sync: true, ignore: 'hostname,service', translateTime: 'SYS:HH:MM:ss.l', ...(destination ? { destination } : {}) }));
 }

@@ -5,7 +5,7 @@ import { archiveBookings } from '../../commands/booking/archive-bookings.js';
 import { loadConfig } from '../../infra/config.js';
 import { createDatabase, type Database } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { createLogger } from '../../infra/logger.js';
+import { createLogger, prettyLogs } from '../../infra/logger.js';
 import { openEventStore, type OpenedEventStore } from '../projections/open-event-store.js';
 
 /** Where the script's configuration comes from and where it writes: the final line on stdout, everything else on stderr. */
@@ -42,7 +42,7 @@ export async function runArchiveScript(args: string[], io: ArchiveScriptIo, data
     { stream: io.stderr, format: 'archiving {bar} {value}/{total} bookings', noTTYOutput: true, notTTYSchedule: 5_000 },
     cliProgress.Presets.shades_classic,
   );
-  const logger = createLogger('warn');
+  const logger = createLogger('warn', prettyLogs(io.env, false), io.stderr);
   let store: OpenedEventStore | undefined;
   try {
     await migrateToLatest(db);
