@@ -22,7 +22,7 @@ import { startServiceProcess, type ServiceProcess } from '../tests/support/servi
 import { summariseCpuProfile } from './cpu-profile-summary.js';
 import { freePort } from './free-port.js';
 import { measure, type Measurement } from './measure.js';
-import { measureInThreads } from './measure-in-threads.js';
+import { measureDroppingBodies, measureInThreads } from './measure-dropping-bodies.js';
 import { pgbenchTps } from './pgbench.js';
 import { seedBenchData } from './seed-bench-data.js';
 import type { BenchContext, WorkloadResult } from './workload.js';
@@ -110,6 +110,7 @@ async function main(): Promise<void> {
       connections,
       futureMs,
       http: (scenario) => measure(url, token, { connections, seconds, ...scenario }),
+      httpDroppingBodies: (scenario) => measureDroppingBodies(url, token, { connections, seconds, ...scenario }),
       httpInThreads: (scenario) => measureInThreads(url, token, { connections, seconds, threads: os.cpus().length, ...scenario }),
     };
 
@@ -122,7 +123,7 @@ async function main(): Promise<void> {
     let requests = 0;
     const loadStartedAt = Date.now();
     const count = (m: Measurement) => ((requests += m.requests), m);
-    const counted: BenchContext = { ...ctx, http: async (scenario) => count(await ctx.http(scenario)), httpInThreads: async (scenario) => count(await ctx.httpInThreads(scenario)) };
+    const counted: BenchContext = { ...ctx, http: async (scenario) => count(await ctx.http(scenario)), httpDroppingBodies: async (scenario) => count(await ctx.httpDroppingBodies(scenario)), httpInThreads: async (scenario) => count(await ctx.httpInThreads(scenario)) };
     for (const workload of chosen) {
       console.error(`${workload.name} …`);
       results.push(...(await workload.run(profileDir ? counted : ctx)));
@@ -131,7 +132,7 @@ async function main(): Promise<void> {
     const cpu = os.cpus();
     const lines = [
       `Machine: ${cpu.length} CPUs (${cpu[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`,
-      `Node ${process.version}; ${postgres.rows[0]!.version.split(' on ')[0]} on the same machine; autocannon in the bench process (one client thread per CPU for the cached schedules, one otherwise), ${connections} connections, ${seconds} s per run`,
+      `Node ${process.version}; ${postgres.rows[0]!.version.split(' on ')[0]} on the same machine; autocannon in the bench process (the 30-day schedules through undici, bodies dropped unread; the cached ones from one client thread per CPU), ${connections} connections, ${seconds} s per run`,
       `Seeded in ${seedSeconds.toFixed(1)} s: ${sizes.spreadResources} + 4 resources, ${sizes.busyBookings.toLocaleString('en')} bookings in 30 days on the busy one`,
       `pgbench tpcb-like (${pgbench.version}, scale ${options['pgbench-scale']}, ${connections} clients): ${pgbench.tps.toFixed(0)} tps`,
       '',

@@ -1,6 +1,6 @@
 import type { BenchData } from './seed-bench-data.js';
 import type { Measurement, Scenario } from './measure.js';
-import type { FixedScenario } from './measure-in-threads.js';
+import type { FixedScenario } from './measure-dropping-bodies.js';
 import type { PostgresConfig } from '../tests/support/scratch-database.js';
 
 /** What every workload gets: the running service, its seeded database, the duration option. */
@@ -21,7 +21,9 @@ export type BenchContext = {
   futureMs: number;
   /** autocannon against the service at `connections`, with the bench token. */
   http(scenario: Omit<Scenario, 'connections' | 'seconds'> & { connections?: number; seconds?: number }): Promise<Measurement>;
-  /** The same request again and again from one client thread per CPU (large answers: see measureInThreads). */
+  /** Like `http`, reading each body and dropping it (large answers: see loadDroppingBodies). */
+  httpDroppingBodies(scenario: Omit<Scenario, 'connections' | 'seconds'>): Promise<Measurement>;
+  /** The same, one fixed request from one client thread per CPU (answers one client thread cannot keep up with). */
   httpInThreads(scenario: Omit<FixedScenario, 'connections' | 'seconds' | 'threads'>): Promise<Measurement>;
 };
 

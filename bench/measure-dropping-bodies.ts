@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { loadDroppingBodies, type RawMeasurement } from './load-dropping-bodies.js';
 import { summarise, type Measurement, type Scenario } from './measure.js';
 
 /** One request, the same every time: what a client thread can send without the bench's generators. */
@@ -8,9 +9,8 @@ export type FixedScenario = Omit<Scenario, 'next'> & { path: string; threads: nu
 const clientThread = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./measure-thread.ts', import.meta.url).href)}); })`;
 
 /**
- * Runs a fixed request from `threads` client threads, the connections shared among them, and
- * merges their response times. One autocannon thread decodes every body into a string: at answers
- * of 100 KB and more it saturates a core before the service does, and the figure is the client's.
+ * Runs a fixed request from `threads` client threads (loadDroppingBodies), the connections shared
+ * among them, and merges their response times: for answers that one client thread cannot keep up with.
  */
 export async function measureInThreads(url: string, token: string, scenario: FixedScenario): Promise<Measurement> {
   const { threads, ...request } = scenario;
@@ -19,7 +19,7 @@ export async function measureInThreads(url: string, token: string, scenario: Fix
   const parts = await Promise.all(
     shares.map(
       (connections) =>
-        new Promise<Measurement>((resolve, reject) => {
+        new Promise<RawMeasurement>((resolve, reject) => {
           const worker = new Worker(clientThread, { eval: true, workerData: { url, token, scenario: { ...request, connections } } });
           worker.once('message', resolve);
           worker.once('error', reject);
@@ -29,4 +29,11 @@ export async function measureInThreads(url: string, token: string, scenario: Fix
   const unexpected: Record<string, number> = {};
   for (const part of parts) for (const [status, count] of Object.entries(part.unexpected)) unexpected[status] = (unexpected[status] ?? 0) + count;
   return summarise(scenario, parts.flatMap((part) => part.latencies), unexpected, process.cpuUsage(cpuBefore));
+}
+
+/** loadDroppingBodies in this thread, for requests from a generator (large answers that differ). */
+export async function measureDroppingBodies(url: string, token: string, scenario: Scenario): Promise<Measurement> {
+  const cpuBefore = process.cpuUsage();
+  const { latencies, unexpected } = await loadDroppingBodies(url, token, scenario);
+  return summarise(scenario, latencies, unexpected, process.cpuUsage(cpuBefore));
 }
