@@ -36,26 +36,19 @@ export function createMonitoring(db: Database, readLags: () => Promise<Processor
   });
   /** The checkpoints, read once per scrape for both gauges made of them. */
   let checkpoints: Promise<ProcessorLag[]> = Promise.resolve([]);
-  new Gauge({
-    name: 'processor_lag_events',
-    help: 'Events in the log beyond the processor checkpoint',
-    labelNames: ['processor'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const lag of await checkpoints) this.set({ processor: lag.name }, lag.lagEvents);
-    },
-  });
-  new Gauge({
-    name: 'processor_position',
-    help: 'Global log position of the processor checkpoint',
-    labelNames: ['processor'] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const lag of await checkpoints) this.set({ processor: lag.name }, lag.position);
-    },
-  });
+  const checkpointGauge = (name: string, help: string, value: (lag: ProcessorLag) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['processor'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const lag of await checkpoints) this.set({ processor: lag.name }, value(lag));
+      },
+    });
+  checkpointGauge('processor_lag_events', 'Events in the log beyond the processor checkpoint', (lag) => lag.lagEvents);
+  checkpointGauge('processor_position', 'Global log position of the processor checkpoint', (lag) => lag.position);
   new Gauge({
     name: 'webhook_queue_depth',
     help: 'Webhook deliveries waiting to be sent (dead letters aside)',
