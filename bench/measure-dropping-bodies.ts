@@ -15,16 +15,25 @@ const clientThread = `import('tsx/esm/api').then(({ register }) => { register();
 export async function measureInThreads(url: string, token: string, scenario: FixedScenario): Promise<Measurement> {
   const { threads, ...request } = scenario;
   const shares = Array.from({ length: threads }, (_, i) => Math.floor(scenario.connections / threads) + (i < scenario.connections % threads ? 1 : 0));
+  const clients = shares.map((connections) => {
+    const worker = new Worker(clientThread, { eval: true, workerData: { url, token, scenario: { ...request, connections } } });
+    const failed = new Promise<never>((_, reject) => {
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`a client thread exited (${code}) before it answered`)));
+    });
+    const next = <T>() => Promise.race([new Promise<T>((resolve) => worker.once('message', resolve)), failed]);
+    return { worker, next };
+  });
+  // Loaded first (tsx, undici), so that neither their start-up nor a staggered start is measured.
+  await Promise.all(clients.map((client) => client.next<'ready'>()));
   const cpuBefore = process.cpuUsage();
+  const endsAt = Date.now() + scenario.seconds * 1000;
   const parts = await Promise.all(
-    shares.map(
-      (connections) =>
-        new Promise<RawMeasurement>((resolve, reject) => {
-          const worker = new Worker(clientThread, { eval: true, workerData: { url, token, scenario: { ...request, connections } } });
-          worker.once('message', resolve);
-          worker.once('error', reject);
-        }),
-    ),
+    clients.map((client) => {
+      const part = client.next<RawMeasurement>();
+      client.worker.postMessage(endsAt);
+      return part;
+    }),
   );
   const unexpected: Record<string, number> = {};
   for (const part of parts) for (const [status, count] of Object.entries(part.unexpected)) unexpected[status] = (unexpected[status] ?? 0) + count;

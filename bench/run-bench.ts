@@ -111,7 +111,7 @@ async function main(): Promise<void> {
       futureMs,
       http: (scenario) => measure(url, token, { connections, seconds, ...scenario }),
       httpDroppingBodies: (scenario) => measureDroppingBodies(url, token, { connections, seconds, ...scenario }),
-      httpInThreads: (scenario) => measureInThreads(url, token, { connections, seconds, threads: os.cpus().length, ...scenario }),
+      httpInThreads: (scenario) => measureInThreads(url, token, { connections, seconds, threads: Math.min(os.cpus().length, connections), ...scenario }),
     };
 
     // Warm-up (not reported): JIT, connection pool, plan caches. Not when profiling: the profile
