@@ -7,16 +7,9 @@ import { processBatch } from '../../src/workers/process-batch.js';
 import type { RecordedEvent } from '../../src/infra/event-store/event-store.js';
 import { startTestServerOnStubbedEventStoreDb, type StubbedEventStoreDb } from '../support/stubbed-eventstoredb.js';
 import type { TestServer } from '../support/test-server.js';
-import { bookingBody, registerZone } from './booking/booking-api.js';
+import { bookingBody, instantAfterPause, registerZone } from './booking/booking-api.js';
 
 /** The wall-clock instant now, after a pause that separates it from the events around it. */
-const instantAfterPause = async () => {
-  await new Promise((resolve) => setTimeout(resolve, 30));
-  const instant = new Date().toISOString();
-  await new Promise((resolve) => setTimeout(resolve, 30));
-  return instant;
-};
-
 // The client is replaced at its edge (connectionString); the adapter, the readers, the runner and
 // the read models in PostgreSQL are the real ones, behind the real HTTP server.
 describe('EVENT_STORE=eventstoredb: history, audit feed, asOf, verify-log and lag read EventStoreDB', function () {

@@ -7,17 +7,10 @@ import { resourceStreamId } from '../../../src/domain/resource/resource.js';
 import { createPostgresEventStore } from '../../../src/infra/event-store/postgres-event-store.js';
 import { bookingsAsOf } from '../../../src/projections/history/bookings-as-of.js';
 import { booking } from '../../domain/booking/booking-fixtures.js';
-import { bookingBody, registerZone, setClock } from '../booking/booking-api.js';
+import { bookingBody, instantAfterPause, registerZone, setClock } from '../booking/booking-api.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 /** The wall-clock instant now, after a pause that separates it from the events around it. */
-const instantAfterPause = async () => {
-  await new Promise((resolve) => setTimeout(resolve, 30));
-  const instant = new Date().toISOString();
-  await new Promise((resolve) => setTimeout(resolve, 30));
-  return instant;
-};
-
 describe('time travel with asOf', function () {
   this.timeout(120_000);
   let server: TestServer;

@@ -19,3 +19,11 @@ export function setClock(server: TestServer, iso: string): void {
 export function bookingBody(zoneId: string, startTime: string, endTime: string, extra: Record<string, unknown> = {}) {
   return { resourceType: 'zone', resourceId: zoneId, title: 'Sync', startTime, endTime, ...extra };
 }
+
+/** An instant between two short pauses: what a read `asOf` it sees is strictly between the writes around it. */
+export async function instantAfterPause(): Promise<string> {
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  const instant = new Date().toISOString();
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  return instant;
+}
