@@ -53,11 +53,12 @@ export function createDatabase(config: DatabaseConfig): Database {
     pool.on('error', () => undefined);
     pool.on('connect', (client) => {
       client.on('error', () => undefined);
-      // Queued before the client's first query. Only the statements compiled once are prepared by
-      // name (preparingPool), and each is planned for the shape of its parameters, not their values:
-      // left to choose, PostgreSQL planned the append and its projections afresh on every create, a
-      // third of its CPU per create. Unnamed statements (record queries built per request) keep
-      // custom plans. A SET, not a startup option: PgBouncer refuses `options` it does not track.
+      // Queued before the client's first query. Every statement sent with parameters is planned for
+      // their shape, not their values: left to choose, PostgreSQL planned the append and its
+      // projections afresh on every create (named, prepared once per connection: preparingPool), a
+      // third of its CPU per create. This holds for the statements built per request too (record
+      // queries, utilization), which are planned once per call either way. A SET, not a startup
+      // option: PgBouncer refuses `options` it does not track.
       client.query('set plan_cache_mode = force_generic_plan').catch(() => undefined);
     });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });

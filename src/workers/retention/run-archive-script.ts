@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import type { WriteStream } from 'node:tty';
 import cliProgress from 'cli-progress';
 import { Temporal } from 'temporal-polyfill';
 import { archiveBookings } from '../../commands/booking/archive-bookings.js';
@@ -42,7 +43,7 @@ export async function runArchiveScript(args: string[], io: ArchiveScriptIo, data
     { stream: io.stderr, format: 'archiving {bar} {value}/{total} bookings', noTTYOutput: true, notTTYSchedule: 5_000 },
     cliProgress.Presets.shades_classic,
   );
-  const logger = createLogger('warn', prettyLogs(io.env, false), io.stderr);
+  const logger = createLogger('warn', prettyLogs(io.env, (io.stderr as Partial<WriteStream>).isTTY === true), io.stderr);
   let store: OpenedEventStore | undefined;
   try {
     await migrateToLatest(db);
