@@ -1,7 +1,7 @@
 import { loadConfig, type Config } from '../src/infra/config.js';
 import { createDatabase } from '../src/infra/db/database.js';
 import { migrateToLatest } from '../src/infra/db/migrate.js';
-import type { EventStore } from '../src/infra/event-store/event-store.js';
+import type { ReadAllPage } from '../src/infra/event-store/eventstoredb-all-pages.js';
 import { rebuildReadModels } from '../src/projections/rebuild-read-models.js';
 
 /**
@@ -9,15 +9,15 @@ import { rebuildReadModels } from '../src/projections/rebuild-read-models.js';
  * PROJECTIONS=async (always so over EventStoreDB) it also moves the projections runner's checkpoint
  * to where it stopped.
  */
-async function openEventStoreDb(config: Config): Promise<{ store: EventStore; close(): Promise<void> } | undefined> {
+async function openEventStoreDb(config: Config): Promise<{ pages: ReadAllPage; close(): Promise<void> } | undefined> {
   if (config.eventStore !== 'eventstoredb') return undefined;
   // Loaded only here: the gRPC client costs start-up time the PostgreSQL store does not need.
-  const [{ EventStoreDBClient }, { createEventStoreDbEventStore }] = await Promise.all([
+  const [{ EventStoreDBClient }, { eventStoreDbPages }] = await Promise.all([
     import('@eventstore/db-client'),
-    import('../src/infra/event-store/eventstoredb-event-store.js'),
+    import('../src/infra/event-store/eventstoredb-all-pages.js'),
   ]);
   const client = EventStoreDBClient.connectionString(config.eventStoreConnectionString!);
-  return { store: createEventStoreDbEventStore(client), close: () => client.dispose() };
+  return { pages: eventStoreDbPages(client), close: () => client.dispose() };
 }
 
 const config = loadConfig();
@@ -26,7 +26,7 @@ const eventStoreDb = await openEventStoreDb(config);
 try {
   await migrateToLatest(db);
   const started = Date.now();
-  const { events } = await rebuildReadModels(db, config, eventStoreDb?.store);
+  const { events } = await rebuildReadModels(db, config, eventStoreDb?.pages);
   console.log(`rebuilt the read models from ${events} events in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } finally {
   await eventStoreDb?.close();

@@ -2,7 +2,8 @@ import { sql, type Transaction } from 'kysely';
 import type { Config } from '../infra/config.js';
 import type { Database } from '../infra/db/database.js';
 import type { DB } from '../infra/db/schema.js';
-import { logStart, positionOf, type EventStore, type LogPosition, type RecordedEvent } from '../infra/event-store/event-store.js';
+import { logStart, positionOf, type LogPosition } from '../infra/event-store/event-store.js';
+import type { AllPage, ReadAllPage } from '../infra/event-store/eventstoredb-all-pages.js';
 import { readLog } from '../infra/event-store/postgres-event-store.js';
 import { projectEvents } from '../infra/event-store/project-events.js';
 import { projectionsCheckpoint } from '../infra/event-store/projection-progress.js';
@@ -26,10 +27,10 @@ const batchSize = 1_000;
  * from it), fills their tables from the log below the horizon, as the runner reads it, and leaves
  * the checkpoint where it stopped. Commands keep appending meanwhile; what lies beyond is the runner's.
  *
- * `eventStoreDb`: the store when EventStoreDB keeps the log. Every projector is then the runner's,
- * and the tables are filled from `$all` in the same way.
+ * `eventStoreDb`: the pages of `$all` when EventStoreDB keeps the log (eventstoredb-all-pages.ts).
+ * Every projector is then the runner's, and the tables are filled from `$all` in the same way.
  */
-export async function rebuildReadModels(db: Database, config: Pick<Config, 'projections'>, eventStoreDb?: EventStore): Promise<{ events: number }> {
+export async function rebuildReadModels(db: Database, config: Pick<Config, 'projections'>, eventStoreDb?: ReadAllPage): Promise<{ events: number }> {
   const following = eventStoreDb ? eventStoreDbFollowingProjectors : config.projections === 'async' ? followingProjectors : [];
   const inAppend = eventStoreDb ? [] : projectors.filter((p) => !following.includes(p));
   const tables = projectors.flatMap((p) => p.tables);
@@ -40,10 +41,10 @@ export async function rebuildReadModels(db: Database, config: Pick<Config, 'proj
     for (const columns of kept) await setAside(trx, columns);
     // Children first: bookings refer to resources, applications to projects.
     for (const table of [...tables].reverse()) await trx.deleteFrom(table).execute();
-    const appended = inAppend.length > 0 ? await replayLog(trx, inAppend, (after) => readLog(trx, { after, maxCount: batchSize, horizon: false })) : { events: 0 };
+    const appended = inAppend.length > 0 ? await replayLog(trx, inAppend, pagesOfLog(trx, false)) : { events: 0 };
     let followed = 0;
     if (runnerAt) {
-      const read = eventStoreDb ? pageOf(eventStoreDb) : (after: LogPosition) => readLog(trx, { after, maxCount: batchSize, horizon: true });
+      const read: ReadPage = eventStoreDb ? (after) => eventStoreDb({ after, maxCount: batchSize }) : pagesOfLog(trx, true);
       const { events, reached } = await replayLog(trx, following, read);
       await moveCheckpoint(trx, projectionsCheckpoint, runnerAt, reached);
       followed = events;
@@ -59,27 +60,29 @@ async function holdRunnerCheckpoint(trx: Transaction<DB>): Promise<LogPosition> 
   return lockCheckpoint(trx, projectionsCheckpoint);
 }
 
-type ReadPage = (after: LogPosition) => Promise<{ events: RecordedEvent[]; next: LogPosition }>;
+type ReadPage = (after: LogPosition) => Promise<AllPage>;
 
-/** Pages of EventStoreDB's `$all` (system events left out), as the runner reads it. */
-const pageOf =
-  (store: EventStore): ReadPage =>
+/** Pages of the PostgreSQL log, below the late-commit horizon or not: a short page is its end. */
+const pagesOfLog =
+  (trx: Transaction<DB>, horizon: boolean): ReadPage =>
   async (after) => {
-    const events = await store.readAll({ after, maxCount: batchSize });
-    const last = events.at(-1);
-    return { events, next: last ? positionOf(last) : after };
+    const page = await readLog(trx, { after, maxCount: batchSize, horizon });
+    return { ...page, end: page.events.length < batchSize };
   };
 
-/** Applies the log from its start through `through`; answers how many events it read and the last one's position. */
+/** Applies the log from its start through `through`; answers how many events it applied and the last one's position. */
 async function replayLog(trx: Transaction<DB>, through: readonly Projector[], read: ReadPage): Promise<{ events: number; reached: LogPosition }> {
   let events = 0;
   let after = logStart;
+  let reached = logStart;
   for (;;) {
     const page = await read(after);
     await projectEvents(through, trx, page.events);
     events += page.events.length;
     after = page.next;
-    if (page.events.length < batchSize) return { events, reached: after };
+    const last = page.events.at(-1);
+    if (last) reached = positionOf(last);
+    if (page.end) return { events, reached };
   }
 }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createEventStoreDbEventStore } from '../../src/infra/event-store/eventstoredb-event-store.js';
+import { eventStoreDbPages } from '../../src/infra/event-store/eventstoredb-all-pages.js';
 import { rebuildReadModels } from '../../src/projections/rebuild-read-models.js';
 import { projectionsCheckpointOnAll } from '../support/projections-checkpoint.js';
 import { snapshotOf } from '../support/read-model-snapshot.js';
@@ -35,7 +35,7 @@ describe('EVENT_STORE=eventstoredb: rebuilding the read models from $all', funct
     expect((await server.request('PATCH', `/booking/v1/bookings/${booked.body.id}/cancel`, { body: { reason: 'moved' } })).status).to.equal(200);
 
     const live = await snapshotOf(server.database.db);
-    const { events } = await rebuildReadModels(server.database.db, server.services.config, createEventStoreDbEventStore(esdb.client));
+    const { events } = await rebuildReadModels(server.database.db, server.services.config, eventStoreDbPages(esdb.client));
     expect(events).to.equal(esdb.events().length);
     expect(await snapshotOf(server.database.db)).to.deep.equal(live);
     expect(await projectionsCheckpointOnAll(server.database.db)).to.deep.equal(esdb.events().at(-1)!.position);

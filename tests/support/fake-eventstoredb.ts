@@ -32,6 +32,9 @@ type Stored = {
 
 type Appended = { id: string; type: string; data: unknown; metadata?: unknown };
 
+/** How a subscription delivers: `burst` events at a time, `pauseMs` apart. */
+type Pace = { burst: number; pauseMs: number };
+
 export type FakeEventStoreDb = ReturnType<typeof fakeEventStoreDb>;
 
 const resolved = (events: Stored[]) => ({
@@ -58,16 +61,19 @@ function passes(filter: Filter | undefined, event: Stored): boolean {
  * A catch-up subscription to `$all` as the client hands it out: an object-mode stream of
  * `{ event }` that says 'confirmation', delivers the events after its position, says 'caughtUp',
  * then delivers the events appended while it lives, and holds back (backpressure) while its reader
- * does not read.
+ * does not read. With a pace, it rests after each burst of events.
  */
 class FakeSubscription extends Readable {
   private readonly queue: (Stored | 'confirmation' | 'caughtUp')[];
+  private delivered = 0;
+  private resting: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly eventFilter: Filter | undefined,
     backlog: Stored[],
     readableOptions: ReadableOptions,
     private readonly forget: (subscription: FakeSubscription) => void,
+    private readonly pace: () => Pace | undefined,
   ) {
     super({ ...readableOptions, objectMode: true });
     this.queue = ['confirmation', ...backlog.filter((event) => passes(eventFilter, event)), 'caughtUp'];
@@ -83,12 +89,30 @@ class FakeSubscription extends Readable {
     this.pump();
   }
 
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void) {
+    clearTimeout(this.resting);
+    callback(error);
+  }
+
   private pump() {
-    while (this.queue.length > 0 && this.readableLength < this.readableHighWaterMark && !this.destroyed) {
+    while (this.queue.length > 0 && this.readableLength < this.readableHighWaterMark && !this.destroyed && !this.resting) {
       const item = this.queue.shift()!;
       if (typeof item === 'string') this.emit(item);
-      else this.push({ event: item });
+      else {
+        this.push({ event: item });
+        this.restAfterBurst();
+      }
     }
+  }
+
+  private restAfterBurst() {
+    const pace = this.pace();
+    this.delivered += 1;
+    if (!pace || this.delivered % pace.burst !== 0) return;
+    this.resting = setTimeout(() => {
+      this.resting = undefined;
+      this.pump();
+    }, pace.pauseMs);
   }
 
   async unsubscribe() {
@@ -101,7 +125,8 @@ class FakeSubscription extends Readable {
  * The part of @eventstore/db-client the adapter calls, answering as a single EventStoreDB node
  * would: an in-memory `$all` with growing positions (each event appended through gRPC at its own
  * log position, commit = prepare), stream revisions and their expectations, reads in both
- * directions, a system event at the head of `$all`, filtered catch-up subscriptions. Its methods
+ * directions, a system event at the head of `$all`, filtered catch-up subscriptions (delivering at
+ * once, or at the pace a test sets). Its methods
  * are sinon stubs, so a test can see the calls; a test may change a stored event as someone
  * editing the database files would.
  */
@@ -116,6 +141,7 @@ export function fakeEventStoreDb() {
   const streamOf = (streamId: string) => all.filter((e) => e.streamId === streamId);
   const subscriptions = new Set<FakeSubscription>();
   let loseNextAnswer = false;
+  let pace: Pace | undefined;
   const record = (event: Stored) => {
     all.push(event);
     for (const subscription of subscriptions) subscription.offer(event);
@@ -181,7 +207,7 @@ export function fakeEventStoreDb() {
     subscribeToAll: sinon.spy((options: { fromPosition?: typeof START | typeof END | Position; filter?: Filter } = {}, readableOptions: ReadableOptions = {}) => {
       const from = options.fromPosition ?? START;
       const backlog = from === START ? all : from === END ? [] : all.filter((e) => before(from, e.position));
-      const subscription = new FakeSubscription(options.filter, backlog, readableOptions, (s) => subscriptions.delete(s));
+      const subscription = new FakeSubscription(options.filter, backlog, readableOptions, (s) => subscriptions.delete(s), () => pace);
       subscriptions.add(subscription);
       return subscription;
     }),
@@ -201,6 +227,10 @@ export function fakeEventStoreDb() {
         id: randomUUID(), type: '$statsCollected', data: {}, metadata: {}, streamId: '$stats-127.0.0.1:2113', revision: BigInt(streamOf('$stats-127.0.0.1:2113').length),
         created: new Date(), position: { commit: nextPosition, prepare: nextPosition }, isJson: true, contentType: 'application/json',
       });
+    },
+    /** Subscriptions deliver `burst` events at a time, `pauseMs` apart, as a server reading a long catch-up from disk. */
+    deliverInBursts(burst: number, pauseMs: number) {
+      pace = { burst, pauseMs };
     },
     /** The next append is written, but its answer is lost on the way back (the client's deadline passes). */
     loseNextAppendAnswer() {
