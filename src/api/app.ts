@@ -1,3 +1,4 @@
+import { freeResourcesRouter } from './booking/free-resources-router.js';
 import express, { type Express } from 'express';
 import { authenticate } from './authenticate.js';
 import { limitAnalysedResources } from './booking/analysed-resources-limit.js';
@@ -57,6 +58,7 @@ export function createApp(services: Services): Express {
   app.use('/booking/v1', historyRouter(services));
   app.use('/booking/v1', asOfRouter(services));
   app.use('/booking/v1/events', eventsFeedRouter(services));
+  app.use('/booking/v1/free-resources', freeResourcesRouter(services));
   app.use('/booking/v1/resources', resourcesRouter(services));
   app.use('/booking/v1/resources', resourceScheduleRouter(services));
   app.use('/booking/v1/bookings', seriesRouter(services));

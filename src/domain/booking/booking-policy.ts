@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { isAdmin, type Principal } from '../access/principal.js';
-import { policyViolation } from '../domain-error.js';
+import { policyViolation, type DomainError } from '../domain-error.js';
 import { isWithinAvailability } from '../resource/availability.js';
 import type { Resource } from '../resource/resource.js';
 import type { Booking } from './booking.js';
@@ -18,25 +18,32 @@ function isWithinWeeklyHours(resource: Resource, start: Temporal.Instant, end: T
 /**
  * The resource's rules for a booking at [start, end), in the order clients are told: isActive,
  * availability, maxDurationMinutes, then the start's horizon (maxAdvanceDays, minNoticeMinutes)
- * when the start is new. maxBookingsPerUser needs a count: assertBookingLimit.
+ * when the start is new. The first rule broken, or null. maxBookingsPerUser needs a count: isWithinBookingLimit.
  */
-export function assertBookingPolicy(resource: Resource, start: Temporal.Instant, end: Temporal.Instant, now: Temporal.Instant, startChanged = true): void {
+export function bookingPolicyRefusal(resource: Resource, start: Temporal.Instant, end: Temporal.Instant, now: Temporal.Instant, startChanged = true): DomainError | null {
   const policy = resource.bookingPolicy;
-  if (!resource.isActive || resource.removed) throw policyViolation('isActive', 'the resource is inactive and accepts no new bookings');
+  if (!resource.isActive || resource.removed) return policyViolation('isActive', 'the resource is inactive and accepts no new bookings');
   if (!isWithinWeeklyHours(resource, start, end)) {
-    throw policyViolation('availability', 'the booking lies outside the operating hours of the resource');
+    return policyViolation('availability', 'the booking lies outside the operating hours of the resource');
   }
   const minutes = start.until(end).total({ unit: 'minutes' });
   if (minutes > policy.maxDurationMinutes) {
-    throw policyViolation('maxDurationMinutes', `Booking exceeds the maximum duration of ${policy.maxDurationMinutes} minutes`);
+    return policyViolation('maxDurationMinutes', `Booking exceeds the maximum duration of ${policy.maxDurationMinutes} minutes`);
   }
-  if (!startChanged) return;
+  if (!startChanged) return null;
   if (Temporal.Instant.compare(start, now.add({ hours: policy.maxAdvanceDays * 24 })) > 0) {
-    throw policyViolation('maxAdvanceDays', `a booking may start at most ${policy.maxAdvanceDays} days ahead`);
+    return policyViolation('maxAdvanceDays', `a booking may start at most ${policy.maxAdvanceDays} days ahead`);
   }
   if (Temporal.Instant.compare(start, now.add({ minutes: policy.minNoticeMinutes })) < 0) {
-    throw policyViolation('minNoticeMinutes', `a booking must start at least ${policy.minNoticeMinutes} minutes from now`);
+    return policyViolation('minNoticeMinutes', `a booking must start at least ${policy.minNoticeMinutes} minutes from now`);
   }
+  return null;
+}
+
+/** Refuses what bookingPolicyRefusal finds. */
+export function assertBookingPolicy(resource: Resource, start: Temporal.Instant, end: Temporal.Instant, now: Temporal.Instant, startChanged = true): void {
+  const refusal = bookingPolicyRefusal(resource, start, end, now, startChanged);
+  if (refusal) throw refusal;
 }
 
 /**
@@ -48,12 +55,18 @@ export function isWithinBookingLimit(resource: Resource, active: number, adding 
   return limit === null || adding <= 0 || active + adding <= limit;
 }
 
-/** Refuses what isWithinBookingLimit does not allow; `adding` names what is added when it is more than one booking. */
-export function assertBookingLimit(resource: Resource, active: number, adding: { count: number; what: string } = { count: 1, what: '' }): void {
-  if (isWithinBookingLimit(resource, active, adding.count)) return;
+/** What isWithinBookingLimit does not allow, or null; `adding` names what is added when it is more than one booking. */
+export function bookingLimitRefusal(resource: Resource, active: number, adding: { count: number; what: string } = { count: 1, what: '' }): DomainError | null {
+  if (isWithinBookingLimit(resource, active, adding.count)) return null;
   const limit = resource.bookingPolicy.maxBookingsPerUser;
   const message = adding.what ? `${adding.what} would exceed ${limit} active bookings per user on this resource` : `at most ${limit} active bookings per user on this resource`;
-  throw policyViolation('maxBookingsPerUser', message);
+  return policyViolation('maxBookingsPerUser', message);
+}
+
+/** Refuses what bookingLimitRefusal finds. */
+export function assertBookingLimit(resource: Resource, active: number, adding?: { count: number; what: string }): void {
+  const refusal = bookingLimitRefusal(resource, active, adding);
+  if (refusal) throw refusal;
 }
 
 /**

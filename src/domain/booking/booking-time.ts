@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import { invalidRequest } from '../domain-error.js';
+import { invalidRequest, type DomainError } from '../domain-error.js';
 
 /** Minutes before startTime from which a booking may be checked in. */
 export const checkInOpensMinutesBefore = 15;
@@ -41,10 +41,17 @@ export function overlaps(start: Temporal.Instant, end: Temporal.Instant, otherSt
 
 /**
  * The times a client asked for: end after start, and not in the past. `startChanged` false (a
- * reschedule keeping its start) checks only that the end is still ahead.
+ * reschedule keeping its start) checks only that the end is still ahead. The first fault, or null.
  */
+export function timesRefusal(start: Temporal.Instant, end: Temporal.Instant, now: Temporal.Instant, startChanged = true): DomainError | null {
+  if (Temporal.Instant.compare(end, start) <= 0) return invalidRequest('endTime must be after startTime', '/body/endTime');
+  if (startChanged && Temporal.Instant.compare(start, now) < 0) return invalidRequest('startTime is in the past', '/body/startTime');
+  if (Temporal.Instant.compare(end, now) <= 0) return invalidRequest('endTime is in the past', '/body/endTime');
+  return null;
+}
+
+/** Refuses what timesRefusal finds. */
 export function assertValidTimes(start: Temporal.Instant, end: Temporal.Instant, now: Temporal.Instant, startChanged = true): void {
-  if (Temporal.Instant.compare(end, start) <= 0) throw invalidRequest('endTime must be after startTime', '/body/endTime');
-  if (startChanged && Temporal.Instant.compare(start, now) < 0) throw invalidRequest('startTime is in the past', '/body/startTime');
-  if (Temporal.Instant.compare(end, now) <= 0) throw invalidRequest('endTime is in the past', '/body/endTime');
+  const refusal = timesRefusal(start, end, now, startChanged);
+  if (refusal) throw refusal;
 }

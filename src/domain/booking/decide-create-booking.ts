@@ -1,14 +1,10 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
-import { forbidden, notFound } from '../domain-error.js';
-import type { Resource } from '../resource/resource.js';
-import type { Booking } from './booking.js';
 import type { BookingCreated } from './booking-events.js';
-import { assertBookingLimit, assertBookingPolicy } from './booking-policy.js';
-import { assertValidTimes } from './booking-time.js';
-import { assertNoConflicts, findConflicts } from './find-conflicts.js';
+import { createRefusal, type CreateBookingState } from './create-refusal.js';
 import { newBooking } from './new-booking.js';
 
+export type { CreateBookingState } from './create-refusal.js';
 export type CreateBooking = {
   id: string;
   title: string;
@@ -18,24 +14,11 @@ export type CreateBooking = {
   bookerEmail?: string | null;
 };
 
-export type CreateBookingState = {
-  /** The registered (live) resource asked for, null when there is none. */
-  resource: Resource | null;
-  /** Active bookings of the resource that may overlap the new one. */
-  overlapping: readonly Booking[];
-  /** Active bookings of the booker on the resource (a count capped at the policy's limit is enough). */
-  activeBookingsOfBooker: number;
-};
-
 /** Order of refusals: 400 times → 403 level → 404 resource → 422 policy → 409 conflict. */
 export function decideCreateBooking(command: CreateBooking, state: CreateBookingState, actor: Principal, now: Temporal.Instant): BookingCreated {
-  assertValidTimes(command.startTime, command.endTime, now);
-  if (actor.level === 5) throw forbidden('guests (LV5) cannot create bookings');
-  const { resource } = state;
-  if (!resource || resource.removed) throw notFound('resource');
-  assertBookingPolicy(resource, command.startTime, command.endTime, now);
-  assertBookingLimit(resource, state.activeBookingsOfBooker);
-  assertNoConflicts(findConflicts(state.overlapping, command.startTime, command.endTime));
+  const refusal = createRefusal(command, state, actor, now);
+  if (refusal) throw refusal;
+  const resource = state.resource!;
 
   const booking = newBooking({
     id: command.id,

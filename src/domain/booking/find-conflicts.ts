@@ -12,8 +12,12 @@ export function findConflicts(bookings: readonly Booking[], start: Temporal.Inst
     .map((b) => ({ bookingId: b.id, startTime: b.startTime, endTime: b.endTime }));
 }
 
+/** The 409 of the bookings in the way, or null when there are none. */
+export function conflictRefusal(conflicts: BookingConflict[]): DomainError | null {
+  return conflicts.length === 0 ? null : new DomainError('booking_conflict', `Booking conflicts with ${conflicts.length} existing reservation(s)`, { conflicts });
+}
+
 export function assertNoConflicts(conflicts: BookingConflict[]): void {
-  if (conflicts.length > 0) {
-    throw new DomainError('booking_conflict', `Booking conflicts with ${conflicts.length} existing reservation(s)`, { conflicts });
-  }
+  const refusal = conflictRefusal(conflicts);
+  if (refusal) throw refusal;
 }

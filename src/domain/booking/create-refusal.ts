@@ -1,0 +1,54 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { Principal } from '../access/principal.js';
+import { forbidden, notFound, type DomainError } from '../domain-error.js';
+import type { Resource } from '../resource/resource.js';
+import type { Booking } from './booking.js';
+import { bookingLimitRefusal, bookingPolicyRefusal } from './booking-policy.js';
+import { timesRefusal } from './booking-time.js';
+import { conflictRefusal, findConflicts } from './find-conflicts.js';
+
+/** The times a create asks for. */
+export type CreateTimes = { startTime: Temporal.Instant; endTime: Temporal.Instant };
+
+/** What a create decides on, read at the stream's revision. */
+export type CreateBookingState = {
+  /** The registered (live) resource asked for, null when there is none. */
+  resource: Resource | null;
+  /** Active bookings of the resource that may overlap the new one. */
+  overlapping: readonly Booking[];
+  /** Active bookings of the booker on the resource (a count capped at the policy's limit is enough). */
+  activeBookingsOfBooker: number;
+};
+
+/** The resource's own rules for the times: pure in the resource's isActive, policy and availability, so a search may remember it per policy. */
+export type PolicyRefusal = (resource: Resource, start: Temporal.Instant, end: Temporal.Instant, now: Temporal.Instant) => DomainError | null;
+
+export type RefusalOptions = {
+  policyRefusal?: PolicyRefusal;
+  /**
+   * False for a search by a guest (LV5), who cannot book: the checks that depend on the caller
+   * (the level itself, maxBookingsPerUser) are skipped (contract §16).
+   */
+  callerChecks?: boolean;
+};
+
+/**
+ * The one verdict on a create, shared by POST /bookings and the free search (contract §16): the
+ * first refusal in the contract's order (400 times → 403 level → 404 resource → 422 policy →
+ * 409 conflict), or null when the booking would be accepted.
+ */
+export function createRefusal(command: CreateTimes, state: CreateBookingState, actor: Principal, now: Temporal.Instant, options: RefusalOptions = {}): DomainError | null {
+  const callerChecks = options.callerChecks ?? true;
+  const times = timesRefusal(command.startTime, command.endTime, now);
+  if (times) return times;
+  if (callerChecks && actor.level === 5) return forbidden('guests (LV5) cannot create bookings');
+  const { resource } = state;
+  if (!resource || resource.removed) return notFound('resource');
+  const policy = (options.policyRefusal ?? bookingPolicyRefusal)(resource, command.startTime, command.endTime, now);
+  if (policy) return policy;
+  if (callerChecks) {
+    const limit = bookingLimitRefusal(resource, state.activeBookingsOfBooker);
+    if (limit) return limit;
+  }
+  return conflictRefusal(findConflicts(state.overlapping, command.startTime, command.endTime));
+}

@@ -1,0 +1,46 @@
+import { Temporal } from 'temporal-polyfill';
+import type { Principal } from '../access/principal.js';
+import type { Booking } from '../booking/booking.js';
+import { createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
+import type { Resource } from '../resource/resource.js';
+import { compareCandidates, type FreeResourceCandidate } from './free-resource-candidate.js';
+import { rememberedPolicyVerdicts } from './policy-verdicts.js';
+
+export type FreeSearch = {
+  startTime: Temporal.Instant;
+  endTime: Temporal.Instant;
+  actor: Principal;
+  now: Temporal.Instant;
+};
+
+/** The bookings of `bookings` sharing time with [startMs, endMs): what the create's state needs of them. */
+export function bookingsNear(bookings: readonly Booking[], startMs: number, endMs: number): Booking[] {
+  return bookings.filter((b) => Date.parse(b.startTime) < endMs && Date.parse(b.endTime) > startMs);
+}
+
+/** Decides, for one candidate, the create of [start, end) exactly as POST /bookings would. */
+export function candidateVerdict(candidate: FreeResourceCandidate, search: FreeSearch, policyRefusal: PolicyRefusal, start = search.startTime, end = search.endTime) {
+  const state = {
+    resource: candidate.resource,
+    overlapping: bookingsNear(candidate.bookings, start.epochMilliseconds, end.epochMilliseconds),
+    activeBookingsOfBooker: candidate.activeBookingsOfBooker,
+  };
+  // A guest (LV5) cannot book: the search skips what depends on the caller (contract §16).
+  return createRefusal({ startTime: start, endTime: end }, state, search.actor, search.now, { policyRefusal, callerChecks: search.actor.level !== 5 });
+}
+
+export const policyVerdictsOf = (candidates: readonly FreeResourceCandidate[]): PolicyRefusal =>
+  rememberedPolicyVerdicts(new Map(candidates.map((c) => [c.resource.id, c.policyKey])));
+
+export type FreeResources = { free: Resource[]; taken: FreeResourceCandidate[] };
+
+/** Every candidate a create of the search's times would be accepted on, in the contract's order, and the others. */
+export function findFreeResources(candidates: readonly FreeResourceCandidate[], search: FreeSearch, policyRefusal = policyVerdictsOf(candidates)): FreeResources {
+  const free: Resource[] = [];
+  const taken: FreeResourceCandidate[] = [];
+  for (const candidate of [...candidates].sort((a, b) => compareCandidates(a.resource, b.resource))) {
+    if (candidateVerdict(candidate, search, policyRefusal) === null) free.push(candidate.resource);
+    else taken.push(candidate);
+  }
+  return { free, taken };
+}
