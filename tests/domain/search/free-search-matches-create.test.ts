@@ -1,0 +1,152 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { Temporal } from 'temporal-polyfill';
+import type { Principal } from '../../../src/domain/access/principal.js';
+import type { Booking, BookingStatus } from '../../../src/domain/booking/booking.js';
+import { decideCreateBooking } from '../../../src/domain/booking/decide-create-booking.js';
+import { DomainError } from '../../../src/domain/domain-error.js';
+import { findFreeResources } from '../../../src/domain/search/find-free-resources.js';
+import type { FreeResourceCandidate } from '../../../src/domain/search/free-resource-candidate.js';
+import { suggestWindows } from '../../../src/domain/search/suggest-windows.js';
+import { policyVerdictsOf } from '../../../src/domain/search/find-free-resources.js';
+import type { Availability, Resource } from '../../../src/domain/resource/resource.js';
+import { actor, booking, now, resource } from '../booking/booking-fixtures.js';
+
+const minute = 60_000;
+const statuses: BookingStatus[] = ['pending', 'confirmed', 'completed', 'cancelled', 'no_show'];
+const zones = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kathmandu'];
+
+const availabilityArb: fc.Arbitrary<Availability | null> = fc.option(
+  fc.record({
+    timeZone: fc.constantFrom(...zones),
+    hours: fc.record(
+      { monday: fc.constant([{ start: '08:00', end: '18:00' }]), tuesday: fc.constantFrom([{ start: '09:00', end: '12:00' }, { start: '13:00', end: '24:00' }], [{ start: '00:00', end: '24:00' }], []), wednesday: fc.constant([{ start: '07:30', end: '19:45' }]) },
+      { requiredKeys: [] },
+    ),
+  }),
+  { nil: null },
+);
+
+const resourceArb = (index: number): fc.Arbitrary<Resource> =>
+  fc
+    .record({
+      capacity: fc.option(fc.integer({ min: 1, max: 12 }), { nil: null }),
+      name: fc.option(fc.constantFrom('Alpha', 'Beta', 'Gamma'), { nil: null }),
+      isActive: fc.boolean(),
+      availability: availabilityArb,
+      maxDurationMinutes: fc.constantFrom(30, 60, 120, 480, 1440),
+      maxAdvanceDays: fc.constantFrom(1, 2, 30),
+      minNoticeMinutes: fc.constantFrom(0, 30, 600),
+      maxBookingsPerUser: fc.constantFrom(null, 1, 2),
+    })
+    .map((r) =>
+      resource(
+        { maxDurationMinutes: r.maxDurationMinutes, maxAdvanceDays: r.maxAdvanceDays, minNoticeMinutes: r.minNoticeMinutes, maxBookingsPerUser: r.maxBookingsPerUser },
+        {
+          id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+          resourceId: `zone-${index}`,
+          resourceName: r.name,
+          capacity: r.capacity,
+          isActive: r.isActive,
+          availability: r.availability,
+        },
+      ),
+    );
+
+/** Bookings spread over the three days after `now`, in quarter hours. */
+const bookingsArb = (r: Resource): fc.Arbitrary<Booking[]> =>
+  fc.array(
+    fc.record({ start: fc.integer({ min: -8, max: 3 * 96 }), quarters: fc.integer({ min: 1, max: 24 }), status: fc.constantFrom(...statuses), booker: fc.constantFrom('alice', 'bob'), parent: fc.boolean() }),
+    { maxLength: 6 },
+  ).map((drawn) =>
+    drawn.map((d) => {
+      const start = now.epochMilliseconds + d.start * 15 * minute;
+      return booking({
+        bookableResourceId: r.id,
+        resourceId: r.resourceId,
+        startTime: new Date(start).toISOString(),
+        endTime: new Date(start + d.quarters * 15 * minute).toISOString(),
+        status: d.status,
+        bookerProfileId: d.booker,
+        isSeriesParent: d.parent && d.status === 'confirmed' && d.quarters > 20,
+      });
+    }),
+  );
+
+const worldArb = fc
+  .integer({ min: 1, max: 6 })
+  .chain((count) => fc.tuple(...Array.from({ length: count }, (_, i) => resourceArb(i + 1))))
+  .chain((resources) => fc.tuple(fc.constant(resources), fc.tuple(...resources.map(bookingsArb))));
+
+const callerArb: fc.Arbitrary<Principal> = fc.record({ level: fc.constantFrom(1, 2, 3, 4, 5) as fc.Arbitrary<Principal['level']>, sub: fc.constantFrom('alice', 'bob') }).map(({ level, sub }) => actor(level, sub));
+
+const windowArb = fc.record({ start: fc.integer({ min: -4, max: 3 * 96 }), quarters: fc.integer({ min: 1, max: 40 }), offsetMinutes: fc.constantFrom(0, 7) });
+
+const held = (b: Booking) => !b.isSeriesParent && (b.status === 'pending' || b.status === 'confirmed');
+
+/** What POST /bookings decides on the resource with every booking it holds in the state. */
+function createAccepts(r: Resource, bookings: readonly Booking[], caller: Principal, start: Temporal.Instant, end: Temporal.Instant): boolean {
+  const guest = caller.level === 5;
+  const limit = r.bookingPolicy.maxBookingsPerUser ?? Infinity;
+  const ofBooker = bookings.filter((b) => held(b) && b.bookerProfileId === caller.sub).length;
+  const state = { resource: r, overlapping: bookings, activeBookingsOfBooker: guest ? 0 : Math.min(ofBooker, limit) };
+  try {
+    // A guest cannot book: the search skips the caller's checks, as a user with no bookings.
+    decideCreateBooking({ id: 'new', title: 'x', startTime: start, endTime: end }, state, guest ? { ...caller, level: 4 } : caller, now);
+    return true;
+  } catch (error) {
+    if (error instanceof DomainError) return false;
+    throw error;
+  }
+}
+
+/** The read side's narrowing: each resource's held bookings in the window, and the booker's count. */
+function candidatesOf(resources: Resource[], bookings: Booking[][], caller: Principal, fromMs: number, toMs: number): FreeResourceCandidate[] {
+  return resources.map((r, i) => ({
+    resource: r,
+    policyKey: JSON.stringify([r.isActive, r.bookingPolicy, r.availability]),
+    bookings: bookings[i]!.filter((b) => held(b) && Date.parse(b.startTime) < toMs && Date.parse(b.endTime) > fromMs),
+    activeBookingsOfBooker: Math.min(bookings[i]!.filter((b) => held(b) && b.bookerProfileId === caller.sub).length, r.bookingPolicy.maxBookingsPerUser ?? 0),
+  }));
+}
+
+describe('the free search gives the create\'s verdict on every resource (property)', () => {
+  it('lists a resource exactly when a create of the window on it would be accepted', () => {
+    fc.assert(
+      fc.property(worldArb, callerArb, windowArb, ([resources, bookings], caller, w) => {
+        const start = now.add({ minutes: w.start * 15 + w.offsetMinutes });
+        const end = start.add({ minutes: w.quarters * 15 });
+        const candidates = candidatesOf(resources, bookings, caller, start.epochMilliseconds, end.epochMilliseconds);
+        const { free, taken } = findFreeResources(candidates, { startTime: start, endTime: end, actor: caller, now });
+        const expected = resources.filter((r, i) => createAccepts(r, bookings[i]!, caller, start, end)).map((r) => r.id);
+        expect(free.map((r) => r.id).sort()).to.deep.equal([...expected].sort());
+        expect(free.length + taken.length).to.equal(resources.length);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('suggests only windows a create would accept, on resources not free at the asked time', () => {
+    fc.assert(
+      fc.property(worldArb, callerArb, windowArb, fc.constantFrom(...zones), ([resources, bookings], caller, w, tz) => {
+        const start = now.add({ minutes: w.start * 15 });
+        const end = start.add({ minutes: w.quarters * 15 });
+        const all = candidatesOf(resources, bookings, caller, -Infinity, Infinity);
+        const search = { startTime: start, endTime: end, actor: caller, now };
+        const { free, taken } = findFreeResources(all, search);
+        const suggestions = suggestWindows(taken, search, tz, policyVerdictsOf(all));
+        expect(suggestions.length).to.be.at.most(5);
+        for (const s of suggestions) {
+          const i = resources.findIndex((r) => r.id === s.resource.id);
+          expect(free.map((r) => r.id)).to.not.include(s.resource.id);
+          expect(createAccepts(resources[i]!, bookings[i]!, caller, s.startTime, s.endTime)).to.equal(true);
+          expect(s.startTime.toZonedDateTimeISO(tz).toPlainDate().equals(start.toZonedDateTimeISO(tz).toPlainDate())).to.equal(true);
+          expect(Math.abs(s.startTime.epochMilliseconds - start.epochMilliseconds) % (15 * minute)).to.equal(0);
+        }
+        const distances = suggestions.map((s) => Math.abs(s.startTime.epochMilliseconds - start.epochMilliseconds));
+        expect(distances).to.deep.equal([...distances].sort((a, b) => a - b));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
