@@ -4,6 +4,7 @@ import { DomainError } from '../../domain/domain-error.js';
 import { decideRegister, type RegisterResource } from '../../domain/resource/decide-resource.js';
 import { resourceStreamId, type Resource } from '../../domain/resource/resource.js';
 import type { DeviceDirectory } from '../../infra/device-service/device-directory.js';
+import { saveZoneAncestry } from '../../infra/records/zone-ancestry.js';
 import { findRegistration, findResource } from '../../projections/resources/resource-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
@@ -25,6 +26,8 @@ export async function registerResource(
   decideRegister(command, await findRegistration(ctx.db, workspace, input.resourceType, input.resourceId), actor, ctx.now());
   const record = await ctx.devices.lookup(input.resourceType, workspace, input.resourceId, authorization);
   if (!record) throw new DomainError('resource_not_found', `${input.resourceType} ${input.resourceId} does not exist in the device service`);
+  // A remote device service's zone tree is remembered for the free search; the service's own is read live.
+  const ancestors = input.resourceType === 'zone' ? await ctx.devices.zoneAncestors?.(workspace, input.resourceId, authorization) : undefined;
 
   const key = { workspace, resourceType: input.resourceType, resourceId: input.resourceId };
   try {
@@ -44,5 +47,6 @@ export async function registerResource(
     );
     throw error;
   }
+  if (ancestors) await saveZoneAncestry(ctx.db, workspace, input.resourceId, ancestors);
   return (await findResource(ctx.db, id))!;
 }

@@ -8,6 +8,7 @@ import type { ScheduledRunsTable } from './tables/scheduled-runs.table.js';
 import type { TimersTable } from './tables/timers.table.js';
 import type { UtilizationBookingsTable } from './tables/utilization-bookings.table.js';
 import type { WebhookDeliveriesTable } from './tables/webhook-deliveries.table.js';
+import type { ZoneAncestryTable } from './tables/zone-ancestry.table.js';
 
 /** Every table of the service's database; one line per table file under tables/. */
 export type DB = {
@@ -27,4 +28,5 @@ export type DB = {
   purchases: PurchasesTable;
   utilization_bookings: UtilizationBookingsTable;
   scheduled_runs: ScheduledRunsTable;
+  zone_ancestry: ZoneAncestryTable;
 };

@@ -25,8 +25,9 @@ type CandidateRow = ResourceRow & { policy_key: string; active_of_booker: string
 /**
  * The live resources matching the filters, each with the key of its policy verdicts and the
  * booker's active bookings on it (counted up to its maxBookingsPerUser, 0 without one). The zone
- * filter walks the zone tree down from the zone, so a zone moved under another parent moves its
- * resources at once.
+ * filter walks the service's own zone tree down from the zone, so a zone moved under another
+ * parent moves its resources at once; a remote device service's zones match by the ancestors
+ * remembered at registration and refreshed by each reconciliation.
  */
 export async function findMatchingResources(db: Executor, filter: FreeResourceFilter, booker: string): Promise<Omit<FreeResourceCandidate, 'bookings'>[]> {
   const zone = filter.zoneId ?? null;
@@ -51,7 +52,8 @@ export async function findMatchingResources(db: Executor, filter: FreeResourceFi
       and (${filter.resourceType ?? null}::text is null or r.resource_type = ${filter.resourceType ?? null}::text)
       and (${filter.minCapacity ?? null}::int is null or r.capacity >= ${filter.minCapacity ?? null}::int)
       and (${filter.groupId ?? null}::text is null or r.group_id = ${filter.groupId ?? null}::text)
-      and (${zone}::text is null or (r.resource_type = 'zone' and r.resource_id in (select id from subtree)))`.execute(db);
+      and (${zone}::text is null or (r.resource_type = 'zone' and (r.resource_id in (select id from subtree) or exists (
+        select 1 from zone_ancestry za where za.workspace = r.workspace and za.zone_id = r.resource_id and za.ancestors @> array[${zone}::text]))))`.execute(db);
   return rows.map((row) => ({ resource: rowToResource(row), policyKey: row.policy_key, activeBookingsOfBooker: Number(row.active_of_booker) }));
 }
 
