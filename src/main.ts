@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import os from 'node:os';
 import { ConfigError, loadConfig, type Config } from './infra/config.js';
 import { createLogger, type Logger } from './infra/logger.js';
+import { startTracing, tracingConfigured } from './infra/telemetry/start-tracing.js';
 
 const startedAt = Date.now();
 const logger = createLogger();
@@ -48,7 +49,7 @@ function readyLine(port: number): string {
   return `ready on ${base} in ${seconds(startedAt)} — docs: ${base}/booking/docs, ${base}/device/docs, ${base}/catalog/docs, ${base}/publish/docs (index: ${base}/)`;
 }
 
-async function start(config: Config, role: Role): Promise<Running> {
+async function startRole(config: Config, role: Role): Promise<Running> {
   if (role !== 'all' && config.database.kind === 'embedded') {
     throw new ConfigError(`--role ${role} needs PostgreSQL (DB_HOST): the embedded database serves one process`);
   }
@@ -91,6 +92,23 @@ async function start(config: Config, role: Role): Promise<Running> {
     async close() {
       await workers.stop();
       await server.close();
+    },
+  };
+}
+
+/**
+ * Starts the role, traced when an OTLP endpoint is configured: the SDK starts before the service's
+ * modules load, and the spans still buffered are sent when the process stops.
+ */
+async function start(config: Config, role: Role): Promise<Running> {
+  const tracing = tracingConfigured(process.env) ? await startTracing() : null;
+  const running = await startRole(config, role);
+  if (!tracing) return running;
+  return {
+    port: running.port,
+    async close() {
+      await running.close();
+      await tracing.shutdown();
     },
   };
 }

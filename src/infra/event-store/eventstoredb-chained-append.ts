@@ -1,3 +1,4 @@
+import { currentTraceMetadata } from '../telemetry/trace-context.js';
 import {
   BACKWARDS,
   END,
@@ -85,7 +86,7 @@ export async function appendChained(
     const chained = events.map((event, i) => {
       // The chain covers the data as stored: JSON, as a reader will parse it back.
       head = chainHash(head, { type: event.type, data: JSON.parse(JSON.stringify(event.data)), revision: first + i });
-      return { ...event, metadata: { ...event.metadata, [hashMember]: head }, hash: head };
+      return { ...event, metadata: { ...currentTraceMetadata(), ...event.metadata, [hashMember]: head }, hash: head };
     });
     try {
       const result = await client.appendToStream(

@@ -1,3 +1,4 @@
+import { currentTraceMetadata } from '../telemetry/trace-context.js';
 import { randomUUID } from 'node:crypto';
 import { sql, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import type { Database, Executor } from '../db/database.js';
@@ -150,7 +151,8 @@ async function appendEvents(db: Executor, streamId: string, events: NewEvent[], 
     ids: events.map((e) => e.id ?? randomUUID()),
     types: events.map((e) => e.type),
     datas,
-    metadatas: events.map((e) => JSON.stringify(e.metadata ?? {})),
+    // The trace of the request writing the events travels with them to Kafka and the webhook (contract §18).
+    metadatas: events.map((e) => JSON.stringify({ ...currentTraceMetadata(), ...e.metadata })),
   };
   const filled = { ...prefixedArgs(projections), ...Object.fromEntries(Object.entries(args).map(([name, value]) => [`append.${name}`, value])) };
   try {

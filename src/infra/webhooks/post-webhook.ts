@@ -46,7 +46,7 @@ function post(url: URL, headers: Record<string, string>, body: Buffer, options: 
  */
 export async function postWebhook(
   target: WebhookTarget,
-  message: { id: string; body: string },
+  message: { id: string; body: string; traceparent?: string },
   options: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<WebhookOutcome> {
   const timestamp = Math.floor(Date.now() / 1000);
@@ -58,6 +58,7 @@ export async function postWebhook(
     'webhook-id': message.id,
     'webhook-timestamp': String(timestamp),
     'webhook-signature': signWebhook(target.secret, message.id, timestamp, message.body),
+    ...(message.traceparent ? { traceparent: message.traceparent } : {}),
   };
   const url = new URL(target.endpoint);
   let answer = await post(url, headers, body, options);

@@ -4,7 +4,7 @@ import type { EventEnvelope } from '../../domain/booking/event-envelope.js';
 import type { Database, Executor } from '../db/database.js';
 import type { WebhookDeliveryRow } from '../db/tables/webhook-deliveries.table.js';
 
-export type NewWebhookDelivery = { envelope: EventEnvelope; orderingKey: string; resourceId: string; now: Date };
+export type NewWebhookDelivery = { envelope: EventEnvelope; orderingKey: string; resourceId: string; now: Date; traceparent?: string };
 
 /** Queues envelopes in one statement; deliveries sharing `orderingKey` leave in the order they were queued. */
 export async function queueWebhookDeliveries(db: Executor, deliveries: NewWebhookDelivery[]): Promise<void> {
@@ -12,7 +12,7 @@ export async function queueWebhookDeliveries(db: Executor, deliveries: NewWebhoo
   await db
     .insertInto('webhook_deliveries')
     .values(
-      deliveries.map(({ envelope, orderingKey, resourceId, now }) => ({
+      deliveries.map(({ envelope, orderingKey, resourceId, now, traceparent }) => ({
         id: randomUUID(),
         event_id: envelope.id,
         event: envelope.event,
@@ -27,6 +27,7 @@ export async function queueWebhookDeliveries(db: Executor, deliveries: NewWebhoo
         last_error: null,
         last_status_code: null,
         dead_lettered_at: null,
+        traceparent: traceparent ?? null,
       })),
     )
     .execute();

@@ -1,6 +1,8 @@
 import type { Message, Producer } from 'kafkajs';
 import { envelopeKey, toEventEnvelope, type EventEnvelope } from '../../domain/booking/event-envelope.js';
 import type { RecordedEvent } from '../../infra/event-store/event-store.js';
+import { startDeliverySpan, type DeliverySpan } from '../../infra/telemetry/delivery-span.js';
+import { traceparentOf } from '../../infra/telemetry/trace-context.js';
 import type { Processor } from '../processor.js';
 
 /** The part of a kafkajs producer the relay uses. */
@@ -34,11 +36,33 @@ export function toKafkaMessage(envelope: EventEnvelope): Message {
 export function kafkaRelay(producer: KafkaSender, topic: string): Processor {
   let connected = false;
   const publish = async (events: RecordedEvent[]) => {
+    const spans: DeliverySpan[] = [];
     const messages = events.flatMap((event) => {
       const envelope = toEventEnvelope(event);
-      return envelope ? [toKafkaMessage(envelope)] : [];
+      if (!envelope) return [];
+      const message = toKafkaMessage(envelope);
+      // The record carries the trace of the request that wrote its event (contract §18).
+      const span = startDeliverySpan(`${topic} publish`, traceparentOf(event.metadata), 'producer', {
+        'messaging.system': 'kafka',
+        'messaging.destination.name': topic,
+        'messaging.message.id': envelope.id,
+      });
+      if (span?.header) {
+        message.headers = { ...message.headers, traceparent: span.header };
+        spans.push(span);
+      }
+      return [message];
     });
     if (messages.length === 0) return;
+    try {
+      await send(messages);
+      spans.forEach((span) => span.end());
+    } catch (error) {
+      spans.forEach((span) => span.end(error instanceof Error ? error.message : String(error)));
+      throw error;
+    }
+  };
+  const send = async (messages: Message[]) => {
     if (!connected) {
       await producer.connect();
       connected = true;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../infra/db/database.js';
 import type { WebhookDeliveryRow } from '../../infra/db/tables/webhook-deliveries.table.js';
 import { observeWebhookDelivered } from '../../infra/metrics/process-metrics.js';
+import { inSpanContext, startDeliverySpan } from '../../infra/telemetry/delivery-span.js';
 import { postWebhook, type WebhookTarget } from '../../infra/webhooks/post-webhook.js';
 import { recordFailedAttempt, releaseClaim, type Acknowledged } from '../../infra/webhooks/webhook-delivery-queue.js';
 import { retryWhileUnavailable } from '../retry-while-unavailable.js';
@@ -39,7 +40,11 @@ export async function attemptDelivery(
   options: WebhookSendOptions,
   signal: AbortSignal,
 ): Promise<AttemptOutcome> {
-  const outcome = await postWebhook(target, { id: delivery.event_id, body: JSON.stringify(delivery.payload) }, { timeoutMs: options.timeoutMs, signal });
+  const span = startDeliverySpan(`webhook ${delivery.event}`, delivery.traceparent ?? undefined, 'client', { 'messaging.message.id': delivery.event_id, 'http.request.method': 'POST' });
+  const outcome = await inSpanContext(span, () =>
+    postWebhook(target, { id: delivery.event_id, body: JSON.stringify(delivery.payload), traceparent: span?.header }, { timeoutMs: options.timeoutMs, signal }),
+  );
+  span?.end(outcome.delivered ? undefined : outcome.error);
   const { db } = queue;
   if (signal.aborted) {
     await releaseClaim(db, delivery);

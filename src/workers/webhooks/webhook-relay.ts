@@ -3,13 +3,14 @@ import type { DB } from '../../infra/db/schema.js';
 import type { RecordedEvent } from '../../infra/event-store/event-store.js';
 import { queueWebhookDeliveries, type NewWebhookDelivery } from '../../infra/webhooks/webhook-delivery-queue.js';
 import { envelopeKey, toEventEnvelope } from '../../domain/booking/event-envelope.js';
+import { traceparentOf } from '../../infra/telemetry/trace-context.js';
 import type { Processor } from '../processor.js';
 
 async function queueAll(trx: Transaction<DB>, events: RecordedEvent[]): Promise<void> {
   const now = new Date();
   const deliveries = events.flatMap((event): NewWebhookDelivery[] => {
     const envelope = toEventEnvelope(event);
-    return envelope ? [{ envelope, orderingKey: event.streamId, resourceId: envelopeKey(envelope), now }] : [];
+    return envelope ? [{ envelope, orderingKey: event.streamId, resourceId: envelopeKey(envelope), now, traceparent: traceparentOf(event.metadata) }] : [];
   });
   await queueWebhookDeliveries(trx, deliveries);
 }

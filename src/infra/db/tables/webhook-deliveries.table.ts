@@ -21,6 +21,8 @@ export type WebhookDeliveriesTable = {
   last_status_code: number | null;
   dead_lettered_at: Date | null;
   created_at: Generated<Date>;
+  /** W3C trace context of the request that wrote the event; null when it was not traced. */
+  traceparent: string | null;
 };
 
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
