@@ -7,6 +7,7 @@ import { rawAppend } from './raw-append.js';
 import { readOne } from './read-one.js';
 import { scheduleAfresh, scheduleUnchanged } from './schedule.js';
 import { statementsPerCreate } from './statements-per-create.js';
+import { tracingCost } from './tracing-cost.js';
 import { utilization } from './utilization.js';
 
 /**
@@ -14,4 +15,4 @@ import { utilization } from './utilization.js';
  * raw-append stays last: emmett's driver (dumbo) sets pg's bigint parser to BigInt for the whole
  * process, which the bench's own seeding through this service's store does not expect.
  */
-export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, freeSlots, statementsPerCreate, asOfSchedule, utilization, archivedHistory, rawAppend];
+export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, freeSlots, statementsPerCreate, asOfSchedule, utilization, archivedHistory, tracingCost, rawAppend];
