@@ -20,7 +20,8 @@ export type TcpRelay = {
   close(): Promise<void>;
 };
 
-export async function startTcpRelay(target: { host: string; port: number }, port = 0): Promise<TcpRelay> {
+/** Listens on `host` (loopback by default; a test host's gateway address to serve a network namespace). */
+export async function startTcpRelay(target: { host: string; port: number }, port = 0, host = '127.0.0.1'): Promise<TcpRelay> {
   type Pair = { client: net.Socket; upstream: net.Socket; frozen: boolean };
   const pairs = new Set<Pair>();
   const server = net.createServer((client) => {
@@ -42,7 +43,7 @@ export async function startTcpRelay(target: { host: string; port: number }, port
   const listen = (at: number) =>
     new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(at, '127.0.0.1', () => {
+      server.listen(at, host, () => {
         server.off('error', reject);
         resolve();
       });

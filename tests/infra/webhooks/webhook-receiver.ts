@@ -22,8 +22,9 @@ export type WebhookReceiver = {
 };
 
 /** A webhook endpoint that verifies every request with the standardwebhooks library, and every body against the AsyncAPI schemas. */
-export async function startWebhookReceiver(secret: string, options: { format?: 'raw' } = {}): Promise<WebhookReceiver> {
-  const verifier = new Webhook(secret, options);
+/** `host`: the address it listens on (loopback by default; 0.0.0.0 to serve test hosts in network namespaces too). */
+export async function startWebhookReceiver(secret: string, options: { format?: 'raw'; host?: string } = {}): Promise<WebhookReceiver> {
+  const verifier = new Webhook(secret, options.format ? { format: options.format } : {});
   const receiver: WebhookReceiver = {
     url: '',
     received: [],
@@ -57,7 +58,7 @@ export async function startWebhookReceiver(secret: string, options: { format?: '
       });
     });
   });
-  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const listen = (port: number) => new Promise<void>((resolve) => server.listen(port, options.host ?? '127.0.0.1', resolve));
   await listen(0);
   const { port } = server.address() as AddressInfo;
   receiver.url = `http://127.0.0.1:${port}/hooks`;
