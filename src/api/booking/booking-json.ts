@@ -55,6 +55,9 @@ export function bookingJson(booking: Booking, timeZone?: string) {
     title: booking.title as string | null,
     startTime: timeJson(booking.startTime, timeZone),
     endTime: timeJson(booking.endTime, timeZone),
+    // Records of events written before buffers existed carry none.
+    bufferBeforeMinutes: booking.bufferBeforeMinutes ?? 0,
+    bufferAfterMinutes: booking.bufferAfterMinutes ?? 0,
     status: booking.status,
     isSeriesParent: booking.isSeriesParent,
     recurrenceRule: booking.recurrenceRule,

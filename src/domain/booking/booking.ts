@@ -15,6 +15,9 @@ export type Booking = {
   title: string;
   startTime: string;
   endTime: string;
+  /** The resource's buffers when the booking was decided: it occupies [startTime − before, endTime + after). */
+  bufferBeforeMinutes: number;
+  bufferAfterMinutes: number;
   status: BookingStatus;
   /** The record of a series that holds the rule; never a conflict, never in a schedule. */
   isSeriesParent: boolean;

@@ -8,6 +8,7 @@ import { assertBookingLimit, assertBookingPolicy } from './booking-policy.js';
 import { assertValidTimes } from './booking-time.js';
 import { assertNoConflicts, findConflicts } from './find-conflicts.js';
 import { newBooking } from './new-booking.js';
+import { buffersOf, occupiedRange } from './occupied-range.js';
 
 export type CreateBooking = {
   id: string;
@@ -21,7 +22,7 @@ export type CreateBooking = {
 export type CreateBookingState = {
   /** The registered (live) resource asked for, null when there is none. */
   resource: Resource | null;
-  /** Active bookings of the resource that may overlap the new one. */
+  /** Active bookings of the resource whose occupied ranges may overlap the new one's. */
   overlapping: readonly Booking[];
   /** Active bookings of the booker on the resource (a count capped at the policy's limit is enough). */
   activeBookingsOfBooker: number;
@@ -35,7 +36,7 @@ export function decideCreateBooking(command: CreateBooking, state: CreateBooking
   if (!resource || resource.removed) throw notFound('resource');
   assertBookingPolicy(resource, command.startTime, command.endTime, now);
   assertBookingLimit(resource, state.activeBookingsOfBooker);
-  assertNoConflicts(findConflicts(state.overlapping, command.startTime, command.endTime));
+  assertNoConflicts(findConflicts(state.overlapping, occupiedRange(command.startTime, command.endTime, buffersOf(resource))));
 
   const booking = newBooking({
     id: command.id,

@@ -28,6 +28,9 @@ export function newBooking({ id, resource, bookerProfileId, bookerEmail, title, 
     title,
     startTime: utcText(startTime),
     endTime: utcText(endTime),
+    // The policy in force now governs the booking's buffers for good (contract §17).
+    bufferBeforeMinutes: resource.bookingPolicy.bufferBeforeMinutes,
+    bufferAfterMinutes: resource.bookingPolicy.bufferAfterMinutes,
     // autoConfirm skips pending; confirmedBy/At stay for an explicit confirmation (booking.confirm).
     status: resource.bookingPolicy.autoConfirm ? 'confirmed' : 'pending',
     isSeriesParent: false,

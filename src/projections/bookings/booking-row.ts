@@ -19,6 +19,8 @@ export function rowToBooking(row: BookingRow): Booking {
     title: row.title,
     startTime: text(row.start_time),
     endTime: text(row.end_time),
+    bufferBeforeMinutes: row.buffer_before_minutes,
+    bufferAfterMinutes: row.buffer_after_minutes,
     status: row.status,
     isSeriesParent: row.is_series_parent,
     recurrenceRule: row.recurrence_rule,
@@ -53,6 +55,9 @@ export function bookingToRow(booking: Booking): Insertable<BookingsTable> {
     title: booking.title,
     start_time: new Date(booking.startTime),
     end_time: new Date(booking.endTime),
+    // Events written before buffers existed carry none: the booking had none.
+    buffer_before_minutes: booking.bufferBeforeMinutes ?? 0,
+    buffer_after_minutes: booking.bufferAfterMinutes ?? 0,
     status: booking.status,
     is_series_parent: booking.isSeriesParent,
     recurrence_rule: booking.recurrenceRule,

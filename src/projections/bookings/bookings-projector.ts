@@ -20,6 +20,8 @@ const columns = Object.keys({
   title: true,
   start_time: true,
   end_time: true,
+  buffer_before_minutes: true,
+  buffer_after_minutes: true,
   status: true,
   is_series_parent: true,
   recurrence_rule: true,

@@ -68,6 +68,8 @@ function bookingRecordJson(zoned: boolean): string {
     ['title', privateValue('b.title')],
     ['startTime', quotedTime('b.start_time', zoned)],
     ['endTime', quotedTime('b.end_time', zoned)],
+    ['bufferBeforeMinutes', value('b.buffer_before_minutes')],
+    ['bufferAfterMinutes', value('b.buffer_after_minutes')],
     ['status', value('b.status')],
     ['isSeriesParent', value('b.is_series_parent')],
     ['recurrenceRule', value('b.recurrence_rule')],

@@ -50,6 +50,8 @@ export function booking(extra: Partial<Booking> = {}): Booking {
     title: 'Sync',
     startTime: '2027-01-05T09:00:00Z',
     endTime: '2027-01-05T10:00:00Z',
+    bufferBeforeMinutes: 0,
+    bufferAfterMinutes: 0,
     status: 'confirmed',
     isSeriesParent: false,
     recurrenceRule: null,

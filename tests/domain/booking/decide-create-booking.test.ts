@@ -32,6 +32,8 @@ describe('deciding a new booking', () => {
             title: 'Weekly sync',
             startTime: '2027-01-05T09:00:00Z',
             endTime: '2027-01-05T10:00:00Z',
+            bufferBeforeMinutes: 0,
+            bufferAfterMinutes: 0,
             status: 'confirmed',
             isSeriesParent: false,
             recurrenceRule: null,

@@ -9,6 +9,7 @@ import { assertValidTimes, utcText } from '../booking-time.js';
 import { assertNoConflicts } from '../find-conflicts.js';
 import { newBooking } from '../new-booking.js';
 import { assertBookingLimit } from '../booking-policy.js';
+import { buffersOf } from '../occupied-range.js';
 import { occurrencePolicyViolation } from './occurrence-policy-violation.js';
 import { seriesConflicts } from './series-conflicts.js';
 import { assertRecurrenceRule, assertWithinHorizon, clientTimeZone, defaultSeriesTimeZone, seriesOccurrences } from './series-pattern.js';
@@ -33,7 +34,7 @@ export type CreateSeries = {
 export type CreateSeriesState = {
   /** The registered (live) resource asked for, null when there is none. */
   resource: Resource | null;
-  /** Active bookings of the resource that may overlap an occurrence. */
+  /** Active bookings of the resource whose occupied ranges may overlap an occurrence's. */
   overlapping: readonly Booking[];
   /** Active bookings of the booker on the resource (a count capped at the policy's limit is enough). */
   activeBookingsOfBooker: number;
@@ -87,7 +88,7 @@ export function decideCreateSeries(command: CreateSeries, state: CreateSeriesSta
   assertWithinHorizon(occurrences, resource, now);
   for (const occurrence of occurrences) assertOccurrencePolicy(resource, occurrence, now);
   assertBookingLimit(resource, state.activeBookingsOfBooker, { count: occurrences.length, what: `the series' ${occurrences.length} occurrences` });
-  assertNoConflicts(seriesConflicts(state.overlapping, occurrences));
+  assertNoConflicts(seriesConflicts(state.overlapping, occurrences, buffersOf(resource)));
 
   const booked = { resource, bookerProfileId: actor.sub, bookerEmail: command.bookerEmail ?? actor.email, title: command.title, now };
   const parent: Booking = {

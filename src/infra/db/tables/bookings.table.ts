@@ -12,6 +12,8 @@ export type BookingsTable = {
   title: string;
   start_time: Date;
   end_time: Date;
+  buffer_before_minutes: number;
+  buffer_after_minutes: number;
   status: BookingStatus;
   is_series_parent: Generated<boolean>;
   recurrence_rule: string | null;

@@ -27,6 +27,8 @@ describe('deciding a new series', () => {
       bookerProfileId: 'alice',
       bookerEmail: 'alice@example.com',
       title: 'Stand-up',
+      bufferBeforeMinutes: 0,
+      bufferAfterMinutes: 0,
       status: 'confirmed' as const,
       exceptionOf: null,
       confirmedBy: null,
