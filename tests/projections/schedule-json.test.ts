@@ -118,6 +118,7 @@ describe('schedules rendered by PostgreSQL', function () {
         resourceId: 'zone-json',
         bookerProfileId: spec.booker,
         bookerEmail: spec.email,
+        createdBy: i % 2 === 0 ? spec.booker : 'assistant',
         title: spec.title,
         startTime: utcTextOfEpochMs(startMs),
         endTime: utcTextOfEpochMs(endMs),

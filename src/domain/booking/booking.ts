@@ -12,6 +12,8 @@ export type Booking = {
   resourceId: string;
   bookerProfileId: string;
   bookerEmail: string | null;
+  /** The acting `sub` that created it (contract §17): the booker, or whoever booked on their behalf. */
+  createdBy: string;
   title: string;
   startTime: string;
   endTime: string;

@@ -4,6 +4,7 @@ import { forbidden, notFound } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
 import type { Booking } from './booking.js';
 import type { BookingCreated } from './booking-events.js';
+import { bookerOf } from './booker.js';
 import { assertBookingLimit, assertBookingPolicy } from './booking-policy.js';
 import { assertValidTimes } from './booking-time.js';
 import { assertNoConflicts, findConflicts } from './find-conflicts.js';
@@ -15,8 +16,10 @@ export type CreateBooking = {
   title: string;
   startTime: Temporal.Instant;
   endTime: Temporal.Instant;
-  /** Defaults to the token's email. */
+  /** Defaults to the token's email when booking for oneself. */
   bookerEmail?: string | null;
+  /** LV1–LV3: book for this user (contract §17); defaults to the token's `sub`. */
+  bookerProfileId?: string;
 };
 
 export type CreateBookingState = {
@@ -24,14 +27,15 @@ export type CreateBookingState = {
   resource: Resource | null;
   /** Active bookings of the resource whose occupied ranges may overlap the new one's. */
   overlapping: readonly Booking[];
-  /** Active bookings of the booker on the resource (a count capped at the policy's limit is enough). */
+  /** Active bookings of the booker (the named one, else the actor) on the resource (a count capped at the policy's limit is enough). */
   activeBookingsOfBooker: number;
 };
 
-/** Order of refusals: 400 times → 403 level → 404 resource → 422 policy → 409 conflict. */
+/** Order of refusals: 400 times → 403 level (and booking on behalf) → 404 resource → 422 policy → 409 conflict. */
 export function decideCreateBooking(command: CreateBooking, state: CreateBookingState, actor: Principal, now: Temporal.Instant): BookingCreated {
   assertValidTimes(command.startTime, command.endTime, now);
   if (actor.level === 5) throw forbidden('guests (LV5) cannot create bookings');
+  const booker = bookerOf(command, actor);
   const { resource } = state;
   if (!resource || resource.removed) throw notFound('resource');
   assertBookingPolicy(resource, command.startTime, command.endTime, now);
@@ -41,8 +45,9 @@ export function decideCreateBooking(command: CreateBooking, state: CreateBooking
   const booking = newBooking({
     id: command.id,
     resource,
-    bookerProfileId: actor.sub,
-    bookerEmail: command.bookerEmail ?? actor.email,
+    bookerProfileId: booker.profileId,
+    bookerEmail: booker.email,
+    createdBy: actor.sub,
     title: command.title,
     startTime: command.startTime,
     endTime: command.endTime,

@@ -8,6 +8,8 @@ export type NewBooking = {
   resource: Resource;
   bookerProfileId: string;
   bookerEmail: string | null;
+  /** The acting `sub`. */
+  createdBy: string;
   title: string;
   startTime: Temporal.Instant;
   endTime: Temporal.Instant;
@@ -15,7 +17,7 @@ export type NewBooking = {
 };
 
 /** A booking as it is created on `resource`: a single booking, to be linked into a series by the caller. */
-export function newBooking({ id, resource, bookerProfileId, bookerEmail, title, startTime, endTime, now }: NewBooking): Booking {
+export function newBooking({ id, resource, bookerProfileId, bookerEmail, createdBy, title, startTime, endTime, now }: NewBooking): Booking {
   const at = utcText(now);
   return {
     id,
@@ -25,6 +27,7 @@ export function newBooking({ id, resource, bookerProfileId, bookerEmail, title, 
     resourceId: resource.resourceId,
     bookerProfileId,
     bookerEmail,
+    createdBy,
     title,
     startTime: utcText(startTime),
     endTime: utcText(endTime),

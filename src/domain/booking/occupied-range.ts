@@ -28,15 +28,6 @@ export function occupiedMsOf(booking: Booking): { startMs: number; endMs: number
   };
 }
 
-export function bookingOccupiedRange(booking: Booking): OccupiedRange {
-  const { startMs, endMs } = occupiedMsOf(booking);
-  return { start: Temporal.Instant.fromEpochMilliseconds(startMs), end: Temporal.Instant.fromEpochMilliseconds(endMs) };
-}
-
-/** Two occupied ranges share time; touching ends do not. */
-export const rangesOverlap = (a: OccupiedRange, b: OccupiedRange): boolean =>
-  Temporal.Instant.compare(a.start, b.end) < 0 && Temporal.Instant.compare(b.start, a.end) < 0;
-
 /** The occupied ranges of new slots on `resource` (with its buffers in force; none without a resource). */
 export function occupiedRangesOf(slots: readonly { start: Temporal.Instant; end: Temporal.Instant }[], resource: Resource | null): OccupiedRange[] {
   const buffers = resource ? buffersOf(resource) : { bufferBeforeMinutes: 0, bufferAfterMinutes: 0 };

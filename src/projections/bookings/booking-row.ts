@@ -16,6 +16,7 @@ export function rowToBooking(row: BookingRow): Booking {
     resourceId: row.resource_id,
     bookerProfileId: row.booker_profile_id,
     bookerEmail: row.booker_email,
+    createdBy: row.created_by,
     title: row.title,
     startTime: text(row.start_time),
     endTime: text(row.end_time),
@@ -52,6 +53,8 @@ export function bookingToRow(booking: Booking): Insertable<BookingsTable> {
     resource_id: booking.resourceId,
     booker_profile_id: booking.bookerProfileId,
     booker_email: booking.bookerEmail,
+    // Events written before booking on behalf: the booker created it.
+    created_by: booking.createdBy ?? booking.bookerProfileId,
     title: booking.title,
     start_time: new Date(booking.startTime),
     end_time: new Date(booking.endTime),

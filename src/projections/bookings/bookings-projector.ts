@@ -17,6 +17,7 @@ const columns = Object.keys({
   resource_id: true,
   booker_profile_id: true,
   booker_email: true,
+  created_by: true,
   title: true,
   start_time: true,
   end_time: true,

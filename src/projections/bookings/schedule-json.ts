@@ -65,6 +65,7 @@ function bookingRecordJson(zoned: boolean): string {
     ['workspace', value('b.workspace')],
     ['bookerProfileId', privateValue('b.booker_profile_id')],
     ['bookerEmail', privateValue('b.booker_email')],
+    ['createdBy', privateValue('b.created_by')],
     ['title', privateValue('b.title')],
     ['startTime', quotedTime('b.start_time', zoned)],
     ['endTime', quotedTime('b.end_time', zoned)],

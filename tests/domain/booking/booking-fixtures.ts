@@ -47,6 +47,7 @@ export function booking(extra: Partial<Booking> = {}): Booking {
     resourceId: 'zone-42',
     bookerProfileId: 'alice',
     bookerEmail: 'alice@example.com',
+    createdBy: 'alice',
     title: 'Sync',
     startTime: '2027-01-05T09:00:00Z',
     endTime: '2027-01-05T10:00:00Z',

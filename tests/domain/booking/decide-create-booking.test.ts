@@ -29,6 +29,7 @@ describe('deciding a new booking', () => {
             resourceId: 'zone-42',
             bookerProfileId: 'alice',
             bookerEmail: 'alice@example.com',
+            createdBy: 'alice',
             title: 'Weekly sync',
             startTime: '2027-01-05T09:00:00Z',
             endTime: '2027-01-05T10:00:00Z',

@@ -1,6 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../../domain/access/principal.js';
 import { seriesSlots, type CreateSeries, type CreateSeriesState } from '../../../domain/booking/series/decide-create-series.js';
+import { namedBookerId } from '../../../domain/booking/booker.js';
 import { occupiedRangesOf } from '../../../domain/booking/occupied-range.js';
 import type { Executor } from '../../../infra/db/database.js';
 import { countActiveBookingsOfBooker, findActiveOverlappingAny } from '../../../projections/bookings/booking-queries.js';
@@ -12,7 +13,7 @@ export async function loadCreateSeriesState(db: Executor, resourceId: string, ac
   const limit = resource?.bookingPolicy.maxBookingsPerUser ?? null;
   const [overlapping, activeBookingsOfBooker] = await Promise.all([
     findActiveOverlappingAny(db, resourceId, occupiedRangesOf(seriesSlots(command, resource, actor, now), resource)),
-    limit === null ? 0 : countActiveBookingsOfBooker(db, resourceId, actor.sub, limit),
+    limit === null ? 0 : countActiveBookingsOfBooker(db, resourceId, namedBookerId(command, actor), limit),
   ]);
   return { resource, overlapping, activeBookingsOfBooker };
 }

@@ -197,7 +197,7 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
       updatedAt: at,
     };
   };
-  const booked = { resource, bookerProfileId: parent.bookerProfileId, bookerEmail: parent.bookerEmail, title, now };
+  const booked = { resource, bookerProfileId: parent.bookerProfileId, bookerEmail: parent.bookerEmail, createdBy: actor.sub, title, now };
   return [
     rescheduled(parent, nextParent, actor.sub, at),
     ...plan.dropped.map((b) => cancelled(b, actor.sub, now, seriesChangedReason)),

@@ -9,6 +9,7 @@ export type BookingsTable = {
   resource_id: string;
   booker_profile_id: string;
   booker_email: string | null;
+  created_by: string;
   title: string;
   start_time: Date;
   end_time: Date;

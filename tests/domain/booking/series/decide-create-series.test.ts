@@ -26,6 +26,7 @@ describe('deciding a new series', () => {
       resourceId: 'zone-42',
       bookerProfileId: 'alice',
       bookerEmail: 'alice@example.com',
+      createdBy: 'alice',
       title: 'Stand-up',
       bufferBeforeMinutes: 0,
       bufferAfterMinutes: 0,
