@@ -7,7 +7,8 @@ const resourceId = '22222222-2222-4222-8222-222222222222';
 const workspace = '11111111-1111-4111-8111-111111111111';
 
 describe('migration 0018: buffers and createdBy on bookings', function () {
-  this.timeout(60_000);
+  // Up twice and down once: on the embedded database of a busy machine this takes its time.
+  this.timeout(120_000);
 
   it('gives existing rows no buffers and their booker as creator; the constraint then guards occupied ranges, index-backed', async () => {
     const { db, destroy } = await createUnmigratedDatabase();

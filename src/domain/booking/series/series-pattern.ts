@@ -4,7 +4,7 @@ import { expandRecurrence, parseRecurrenceRule, RecurrenceError, type Occurrence
 import type { Resource } from '../../resource/resource.js';
 import { canonicalTimeZone } from '../../time/time-zone.js';
 import { instantOf } from '../booking-time.js';
-import { buffersOf, occupiedRange, type Buffers } from '../occupied-range.js';
+import { buffersOf, type Buffers } from '../occupied-range.js';
 
 /** What a series repeats: its first occurrence (DTSTART and duration), the rule and the zone of its wall clock. */
 export type SeriesPattern = {
@@ -116,7 +116,8 @@ function assertNoOverlapWithin(occurrences: readonly Occurrence[], buffers: Buff
         '/body/endTime',
       );
     }
-    if (Temporal.Instant.compare(occupiedRange(previous.start, previous.end, buffers).end, occupiedRange(next.start, next.end, buffers).start) > 0) {
+    const gapMinutes = (next.start.epochMilliseconds - previous.end.epochMilliseconds) / 60_000;
+    if (gapMinutes < buffers.bufferBeforeMinutes + buffers.bufferAfterMinutes) {
       throw invalidRequest(
         `occurrences of the series overlap each other with the resource's buffers (${buffers.bufferBeforeMinutes} minutes before, ${buffers.bufferAfterMinutes} after): ${previous.start.toString()} and ${next.start.toString()}; shorten the booking or space the rule out`,
         '/body/endTime',
