@@ -114,7 +114,7 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   await ensureZone(asAdmin, 'demo-focus-room', 'Focus room');
   await ensureZone(asAdmin, 'demo-open-space', 'Open space');
   const availability = { timeZone, hours: weekdays };
-  await ensureResource(asAdmin, 'demo-board-room', { capacity: 12, availability, bookingPolicy: { maxDurationMinutes: 240, autoConfirm: false } });
+  await ensureResource(asAdmin, 'demo-board-room', { capacity: 12, availability, bookingPolicy: { maxDurationMinutes: 240, autoConfirm: false, bufferAfterMinutes: 15 } });
   const focusRoom = await ensureResource(asAdmin, 'demo-focus-room', {
     capacity: 2,
     availability,

@@ -31,8 +31,9 @@ function seededBooking(resourceId: string, workspace: string, firstDayMs: number
   const start = firstDayMs + Math.floor(i / perDay) * day + 6 * 3_600_000 + (i % perDay) * spacing;
   return {
     id: randomUUID(), bookableResourceId: resourceId, workspace, resourceType: 'zone', resourceId: 'zone-as-of',
-    bookerProfileId: `user-${i % 50}`, bookerEmail: null, title: 'Seeded', startTime: new Date(start).toISOString().replace('.000Z', 'Z'),
+    bookerProfileId: `user-${i % 50}`, bookerEmail: null, createdBy: `user-${i % 50}`, title: 'Seeded', startTime: new Date(start).toISOString().replace('.000Z', 'Z'),
     endTime: new Date(start + spacing * 0.9).toISOString().replace('.000Z', 'Z'), status: 'confirmed', isSeriesParent: false,
+    bufferBeforeMinutes: 0, bufferAfterMinutes: 0,
     recurrenceRule: null, recurrenceTimeZone: null, recurrenceParentId: null, exceptionOf: null, confirmedBy: null, confirmedAt: null,
     cancelledBy: null, cancelledAt: null, reason: null, checkedInAt: null, checkedOutAt: null, createdAt: at, updatedAt: at,
   };

@@ -185,8 +185,8 @@ describe('openapi/booking.yaml', () => {
     const deref = (await SwaggerParser.dereference(structuredClone(doc) as never)) as unknown as Doc;
     const schemas = deref.components.schemas as Record<string, Json>;
     expect(schemas.Booking?.required).to.have.members([
-      'id', 'bookableResourceId', 'isSeriesParent', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'title',
-      'startTime', 'endTime', 'status', 'recurrenceRule', 'recurrenceParentId', 'exceptionOf',
+      'id', 'bookableResourceId', 'isSeriesParent', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'createdBy', 'title',
+      'startTime', 'endTime', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'status', 'recurrenceRule', 'recurrenceParentId', 'exceptionOf',
       'confirmedBy', 'confirmedAt', 'cancelledBy', 'cancelledAt', 'reason', 'checkedInAt',
       'checkedOutAt', 'createdAt', 'updatedAt', 'archivedAt',
     ]);

@@ -103,10 +103,12 @@ describe('schedules rendered by PostgreSQL', function () {
       const edge = edges[i % Math.max(1, edges.length)];
       const startMs = i % 3 === 0 && edge !== undefined ? edge - (i % 2) : rangeStart + ((spec.slot % 6000) * 4 + 1) * hour + (i % 7) * 1001;
       const endMs = startMs + Math.min(spec.lengthMs, hour);
+      const [bufferBeforeMinutes, bufferAfterMinutes] = [i % 3, i % 2];
+      const occupied = { startMs: startMs - bufferBeforeMinutes * 60_000, endMs: endMs + bufferAfterMinutes * 60_000 };
       const holdsSlot = spec.status === 'pending' || spec.status === 'confirmed';
-      const clashes = held.some((other) => other.startMs < endMs && startMs < other.endMs);
+      const clashes = held.some((other) => other.startMs < occupied.endMs && occupied.startMs < other.endMs);
       const status = holdsSlot && clashes ? 'cancelled' : spec.status;
-      if (holdsSlot && !clashes) held.push({ startMs, endMs });
+      if (holdsSlot && !clashes) held.push(occupied);
       const [confirmedAt = null, cancelledAt = null, checkedInAt = null, checkedOutAt = null, createdAt = null, updatedAt = null] = spec.optionalTimes;
       return {
         id: randomUUID(),
@@ -116,9 +118,12 @@ describe('schedules rendered by PostgreSQL', function () {
         resourceId: 'zone-json',
         bookerProfileId: spec.booker,
         bookerEmail: spec.email,
+        createdBy: i % 2 === 0 ? spec.booker : 'assistant',
         title: spec.title,
         startTime: utcTextOfEpochMs(startMs),
         endTime: utcTextOfEpochMs(endMs),
+        bufferBeforeMinutes,
+        bufferAfterMinutes,
         status,
         isSeriesParent: spec.seriesParent && status === 'cancelled',
         recurrenceRule: spec.rule,

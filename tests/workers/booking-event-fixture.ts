@@ -12,6 +12,7 @@ export function sampleBooking(overrides: Partial<Booking> = {}): Booking {
     resourceId: 'zone-1',
     bookerProfileId: 'user-1',
     bookerEmail: 'user@example.com',
+    createdBy: 'user-1',
     startTime: '2030-01-01T09:00:00Z',
     endTime: '2030-01-01T10:00:00Z',
     createdAt: '2029-12-01T08:00:00Z',

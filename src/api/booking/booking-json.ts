@@ -52,9 +52,14 @@ export function bookingJson(booking: Booking, timeZone?: string) {
     workspace: booking.workspace,
     bookerProfileId: booking.bookerProfileId as string | null,
     bookerEmail: booking.bookerEmail,
+    // Records of events written before booking on behalf were created by their booker.
+    createdBy: (booking.createdBy ?? booking.bookerProfileId) as string | null,
     title: booking.title as string | null,
     startTime: timeJson(booking.startTime, timeZone),
     endTime: timeJson(booking.endTime, timeZone),
+    // Records of events written before buffers existed carry none.
+    bufferBeforeMinutes: booking.bufferBeforeMinutes ?? 0,
+    bufferAfterMinutes: booking.bufferAfterMinutes ?? 0,
     status: booking.status,
     isSeriesParent: booking.isSeriesParent,
     recurrenceRule: booking.recurrenceRule,
@@ -75,5 +80,5 @@ export function bookingJson(booking: Booking, timeZone?: string) {
 
 /** Another user's booking in a schedule read by LV4/LV5: its times and status, nobody's details. */
 export function anonymousBookingJson(booking: Booking, timeZone?: string) {
-  return { ...bookingJson(booking, timeZone), title: null, bookerEmail: null, bookerProfileId: null, confirmedBy: null, cancelledBy: null, reason: null };
+  return { ...bookingJson(booking, timeZone), title: null, bookerEmail: null, bookerProfileId: null, createdBy: null, confirmedBy: null, cancelledBy: null, reason: null };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../domain/access/principal.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
+import { namedBookerId } from '../../domain/booking/booker.js';
 import { bookingWorkspace } from '../../domain/booking/booking-workspace.js';
 import { decideCreateBooking, type CreateBooking, type CreateBookingState } from '../../domain/booking/decide-create-booking.js';
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
@@ -18,6 +19,8 @@ export type CreateBookingInput = {
   startTime: string;
   endTime: string;
   bookerEmail?: string;
+  /** LV1–LV3: the user booked for (contract §17). */
+  bookerProfileId?: string;
   /** LV1 only: book in this workspace instead of the token's. */
   workspace?: string;
 };
@@ -35,7 +38,8 @@ async function book(ctx: CommandContext, actor: Principal, command: CreateBookin
     // Only what the decision needs (the resource, the active bookings in the way, the booker's
     // count), read with the stream's revision in one round trip.
     loadWithRevision: async (db) => {
-      const { streamRevision, ...state } = await findBookingCreateState(db, streamId, found.id, actor.sub, command.startTime, command.endTime);
+      const booker = namedBookerId(command, actor);
+      const { streamRevision, ...state } = await findBookingCreateState(db, streamId, found.id, booker, command.startTime, command.endTime);
       return { revision: streamRevision, state };
     },
     decide: (state) => (found.remembered && !state.resource ? [] : [decideCreateBooking(command, state, actor, ctx.now())]),
@@ -52,6 +56,7 @@ export async function createBooking(ctx: CommandContext, actor: Principal, input
     startTime: parseClientInstant(input.startTime, '/body/startTime'),
     endTime: parseClientInstant(input.endTime, '/body/endTime'),
     bookerEmail: input.bookerEmail,
+    bookerProfileId: input.bookerProfileId,
   };
   const key = { workspace: bookingWorkspace(actor, input.workspace), resourceType: input.resourceType, resourceId: input.resourceId };
   const booked = await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key));

@@ -2,6 +2,7 @@ import type { Principal } from '../../domain/access/principal.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import { instantOf, parseClientInstant } from '../../domain/booking/booking-time.js';
 import { decideRescheduleBooking, type RescheduleBooking, type RescheduleBookingState } from '../../domain/booking/decide-reschedule-booking.js';
+import { occupiedRangesOf } from '../../domain/booking/occupied-range.js';
 import { notFound } from '../../domain/domain-error.js';
 import { findActiveOverlapping } from '../../projections/bookings/booking-queries.js';
 import type { CommandContext } from '../command-context.js';
@@ -23,7 +24,9 @@ export async function rescheduleBooking(ctx: CommandContext, actor: Principal, i
       if (!booking || (command.startTime === undefined && command.endTime === undefined)) return { booking, resource, overlapping: [] };
       const start = command.startTime ?? instantOf(booking.startTime);
       const end = command.endTime ?? instantOf(booking.endTime);
-      return { booking, resource, overlapping: await findActiveOverlapping(db, booking.bookableResourceId, start, end) };
+      // The new times occupy with the buffers in force, as the decision will.
+      const [occupied] = occupiedRangesOf([{ start, end }], resource);
+      return { booking, resource, overlapping: await findActiveOverlapping(db, booking.bookableResourceId, occupied!.start, occupied!.end) };
     },
   );
   if (!booking) throw notFound('booking');

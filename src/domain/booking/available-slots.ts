@@ -2,6 +2,7 @@ import { Temporal } from 'temporal-polyfill';
 import { openIntervals, type Interval } from '../resource/availability.js';
 import type { Resource } from '../resource/resource.js';
 import { activeStatuses, type Booking } from './booking.js';
+import { occupiedMsOf } from './occupied-range.js';
 
 /** The calendar day `date` of `timeZone` as instants: 23 or 25 hours long on DST change days. */
 export function calendarDay(date: Temporal.PlainDate, timeZone: string): Interval {
@@ -11,20 +12,18 @@ export function calendarDay(date: Temporal.PlainDate, timeZone: string): Interva
   };
 }
 
-/** A booking that holds its time (active, no series parent), in epoch milliseconds. */
+/** The occupied range (buffers included) of a booking that holds its time (active, no series parent), in epoch milliseconds. */
 export type BusyTime = { startMs: number; endMs: number };
 
-/** The times the active bookings among `bookings` hold (series parents hold none). */
+/** The occupied ranges of the active bookings among `bookings` (series parents hold none). */
 export const busyTimesOf = (bookings: readonly Booking[]): BusyTime[] =>
-  bookings
-    .filter((b) => !b.isSeriesParent && activeStatuses.includes(b.status))
-    .map((b) => ({ startMs: Date.parse(b.startTime), endMs: Date.parse(b.endTime) }));
+  bookings.filter((b) => !b.isSeriesParent && activeStatuses.includes(b.status)).map(occupiedMsOf);
 
 export type SlotQuery = {
   resource: Resource;
   day: Interval;
   slotMinutes: number;
-  /** The times held by active bookings of the resource overlapping the day, in any order. */
+  /** The occupied ranges of the active bookings of the resource that may reach a slot's occupied range, in any order. */
   busy: readonly BusyTime[];
   /** now + minNoticeMinutes: no slot starts earlier. */
   earliestStart: Temporal.Instant;
@@ -38,8 +37,9 @@ function firstAllowedMs(earliest: Temporal.Instant): number {
 
 /**
  * Slots start at the day's first instant plus multiples of slotMinutes (elapsed time, so a DST day
- * has 46 or 50 half-hour steps), lie wholly inside the operating hours and the day, and overlap no
- * active booking. An inactive resource has none.
+ * has 46 or 50 half-hour steps), lie wholly inside the operating hours and the day, and their
+ * occupied range (the resource's buffers around them) overlaps no active booking's occupied range:
+ * a slot is listed exactly when a create of it would meet no conflict. An inactive resource has none.
  *
  * One sweep in epoch milliseconds: slots, open intervals (sorted, disjoint) and bookings (sorted by
  * start) all move forward together; Temporal only finds the open intervals and makes the answers.
@@ -49,18 +49,21 @@ export function availableSlots({ resource, day, slotMinutes, busy: held, earlies
   const open = openIntervals(resource.availability, day.start, day.end).map((i) => ({ start: i.start.epochMilliseconds, end: i.end.epochMilliseconds }));
   const busy = held.map((b) => ({ start: b.startMs, end: b.endMs })).sort((a, b) => a.start - b.start);
   const step = slotMinutes * 60_000;
+  const before = resource.bookingPolicy.bufferBeforeMinutes * 60_000;
+  const after = resource.bookingPolicy.bufferAfterMinutes * 60_000;
   const dayEnd = day.end.epochMilliseconds;
   const earliest = firstAllowedMs(earliestStart);
   const slots: Interval[] = [];
   let nextOpen = 0;
   let nextBusy = 0;
-  // The latest end of the bookings starting before the current slot's end: it overlaps one iff that end is after the slot's start.
+  // The latest end of the bookings starting before the current slot's occupied end: the slot's
+  // occupied range overlaps one iff that end is after the occupied start.
   let busyUntil = -Infinity;
   for (let start = day.start.epochMilliseconds, end = start + step; end <= dayEnd; start = end, end += step) {
-    while (nextBusy < busy.length && busy[nextBusy]!.start < end) busyUntil = Math.max(busyUntil, busy[nextBusy++]!.end);
+    while (nextBusy < busy.length && busy[nextBusy]!.start < end + after) busyUntil = Math.max(busyUntil, busy[nextBusy++]!.end);
     // An open interval ending before this slot ends can hold no later slot either.
     while (nextOpen < open.length && open[nextOpen]!.end < end) nextOpen++;
-    if (start < earliest || busyUntil > start) continue;
+    if (start < earliest || busyUntil > start - before) continue;
     const interval = open[nextOpen];
     if (!interval || interval.start > start) continue;
     slots.push({ start: Temporal.Instant.fromEpochMilliseconds(start), end: Temporal.Instant.fromEpochMilliseconds(end) });

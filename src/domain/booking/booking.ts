@@ -12,9 +12,14 @@ export type Booking = {
   resourceId: string;
   bookerProfileId: string;
   bookerEmail: string | null;
+  /** The acting `sub` that created it (contract §17): the booker, or whoever booked on their behalf. */
+  createdBy: string;
   title: string;
   startTime: string;
   endTime: string;
+  /** The resource's buffers when the booking was decided: it occupies [startTime − before, endTime + after). */
+  bufferBeforeMinutes: number;
+  bufferAfterMinutes: number;
   status: BookingStatus;
   /** The record of a series that holds the rule; never a conflict, never in a schedule. */
   isSeriesParent: boolean;

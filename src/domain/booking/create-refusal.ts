@@ -4,19 +4,21 @@ import { forbidden, notFound, type DomainError } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
 import type { Booking } from './booking.js';
 import { bookingLimitRefusal, bookingPolicyRefusal } from './booking-policy.js';
+import { bookerRefusal, type NamedBooker } from './booker.js';
 import { timesRefusal } from './booking-time.js';
 import { conflictRefusal, findConflicts } from './find-conflicts.js';
+import { buffersOf, occupiedRange } from './occupied-range.js';
 
-/** The times a create asks for. */
-export type CreateTimes = { startTime: Temporal.Instant; endTime: Temporal.Instant };
+/** The times a create asks for, and whom it books for (LV1–LV3 may name another booker). */
+export type CreateTimes = { startTime: Temporal.Instant; endTime: Temporal.Instant } & NamedBooker;
 
 /** What a create decides on, read at the stream's revision. */
 export type CreateBookingState = {
   /** The registered (live) resource asked for, null when there is none. */
   resource: Resource | null;
-  /** Active bookings of the resource that may overlap the new one. */
+  /** Active bookings of the resource whose occupied ranges may overlap the new one's. */
   overlapping: readonly Booking[];
-  /** Active bookings of the booker on the resource (a count capped at the policy's limit is enough). */
+  /** Active bookings of the booker (the named one, else the actor) on the resource (a count capped at the policy's limit is enough). */
   activeBookingsOfBooker: number;
 };
 
@@ -34,14 +36,17 @@ export type RefusalOptions = {
 
 /**
  * The one verdict on a create, shared by POST /bookings and the free search (contract §16): the
- * first refusal in the contract's order (400 times → 403 level → 404 resource → 422 policy →
- * 409 conflict), or null when the booking would be accepted.
+ * first refusal in the contract's order (400 times → 403 level and booking on behalf → 404
+ * resource → 422 policy → 409 conflict with the occupied range, buffers included), or null when
+ * the booking would be accepted.
  */
 export function createRefusal(command: CreateTimes, state: CreateBookingState, actor: Principal, now: Temporal.Instant, options: RefusalOptions = {}): DomainError | null {
   const callerChecks = options.callerChecks ?? true;
   const times = timesRefusal(command.startTime, command.endTime, now);
   if (times) return times;
   if (callerChecks && actor.level === 5) return forbidden('guests (LV5) cannot create bookings');
+  const onBehalf = callerChecks ? bookerRefusal(command, actor) : null;
+  if (onBehalf) return onBehalf;
   const { resource } = state;
   if (!resource || resource.removed) return notFound('resource');
   const policy = (options.policyRefusal ?? bookingPolicyRefusal)(resource, command.startTime, command.endTime, now);
@@ -50,5 +55,5 @@ export function createRefusal(command: CreateTimes, state: CreateBookingState, a
     const limit = bookingLimitRefusal(resource, state.activeBookingsOfBooker);
     if (limit) return limit;
   }
-  return conflictRefusal(findConflicts(state.overlapping, command.startTime, command.endTime));
+  return conflictRefusal(findConflicts(state.overlapping, occupiedRange(command.startTime, command.endTime, buffersOf(resource))));
 }

@@ -1,6 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
 import type { BookingCreated } from './booking-events.js';
+import { bookerOf } from './booker.js';
 import { createRefusal, type CreateBookingState } from './create-refusal.js';
 import { newBooking } from './new-booking.js';
 
@@ -10,21 +11,25 @@ export type CreateBooking = {
   title: string;
   startTime: Temporal.Instant;
   endTime: Temporal.Instant;
-  /** Defaults to the token's email. */
+  /** Defaults to the token's email when booking for oneself. */
   bookerEmail?: string | null;
+  /** LV1–LV3: book for this user (contract §17); defaults to the token's `sub`. */
+  bookerProfileId?: string;
 };
 
-/** Order of refusals: 400 times → 403 level → 404 resource → 422 policy → 409 conflict. */
+/** Order of refusals: 400 times → 403 level (and booking on behalf) → 404 resource → 422 policy → 409 conflict. */
 export function decideCreateBooking(command: CreateBooking, state: CreateBookingState, actor: Principal, now: Temporal.Instant): BookingCreated {
   const refusal = createRefusal(command, state, actor, now);
   if (refusal) throw refusal;
   const resource = state.resource!;
+  const booker = bookerOf(command, actor);
 
   const booking = newBooking({
     id: command.id,
     resource,
-    bookerProfileId: actor.sub,
-    bookerEmail: command.bookerEmail ?? actor.email,
+    bookerProfileId: booker.profileId,
+    bookerEmail: booker.email,
+    createdBy: actor.sub,
     title: command.title,
     startTime: command.startTime,
     endTime: command.endTime,

@@ -8,6 +8,7 @@ import { assertBookerOrAdmin, visibleBooking } from './booking-access.js';
 import { assertBookingPolicy } from './booking-policy.js';
 import { assertValidTimes, instantOf, utcText } from './booking-time.js';
 import { assertNoConflicts, findConflicts } from './find-conflicts.js';
+import { buffersOf, occupiedRange } from './occupied-range.js';
 
 export type RescheduleBooking = { startTime?: Temporal.Instant; endTime?: Temporal.Instant; title?: string };
 
@@ -15,7 +16,7 @@ export type RescheduleBookingState = {
   booking: Booking | null;
   /** The booking's resource, removed ones included (null only if it never existed). */
   resource: Resource | null;
-  /** Active bookings of the resource that may overlap the new times. */
+  /** Active bookings of the resource whose occupied ranges may overlap the new times' (with the resource's buffers). */
   overlapping: readonly Booking[];
 };
 
@@ -49,11 +50,14 @@ export function decideRescheduleBooking(
   if (!timesChanged && title === booking.title) return [];
 
   let status = booking.status;
+  let buffers = { bufferBeforeMinutes: booking.bufferBeforeMinutes, bufferAfterMinutes: booking.bufferAfterMinutes };
   if (timesChanged) {
     assertValidTimes(start, end, now, startChanged);
     if (!state.resource) throw policyViolation('isActive', 'the resource no longer exists');
     assertBookingPolicy(state.resource, start, end, now, startChanged);
-    assertNoConflicts(findConflicts(state.overlapping, start, end, booking.id));
+    // New times are a new decision: they take the buffers of the policy in force (contract §17).
+    buffers = buffersOf(state.resource);
+    assertNoConflicts(findConflicts(state.overlapping, occupiedRange(start, end, buffers), booking.id));
     // New times need a new approval where the resource asks for approval.
     if (!state.resource.bookingPolicy.autoConfirm) status = 'pending';
   }
@@ -65,6 +69,7 @@ export function decideRescheduleBooking(
     title,
     startTime: utcText(start),
     endTime: utcText(end),
+    ...buffers,
     status,
     confirmedBy: returnsToPending ? null : booking.confirmedBy,
     confirmedAt: returnsToPending ? null : booking.confirmedAt,

@@ -57,6 +57,8 @@ function bookingEventBody(event: { type: string; data: Record<string, unknown> }
       resourceType: booking.resourceType,
       bookerEmail: booking.bookerEmail,
       bookerProfileId: booking.bookerProfileId,
+      // Events written before booking on behalf: the booker created it.
+      createdBy: booking.createdBy ?? booking.bookerProfileId,
       startTime: booking.startTime,
       endTime: booking.endTime,
       status: booking.status,

@@ -8,6 +8,8 @@ export type NewBooking = {
   resource: Resource;
   bookerProfileId: string;
   bookerEmail: string | null;
+  /** The acting `sub`. */
+  createdBy: string;
   title: string;
   startTime: Temporal.Instant;
   endTime: Temporal.Instant;
@@ -15,7 +17,7 @@ export type NewBooking = {
 };
 
 /** A booking as it is created on `resource`: a single booking, to be linked into a series by the caller. */
-export function newBooking({ id, resource, bookerProfileId, bookerEmail, title, startTime, endTime, now }: NewBooking): Booking {
+export function newBooking({ id, resource, bookerProfileId, bookerEmail, createdBy, title, startTime, endTime, now }: NewBooking): Booking {
   const at = utcText(now);
   return {
     id,
@@ -25,9 +27,13 @@ export function newBooking({ id, resource, bookerProfileId, bookerEmail, title, 
     resourceId: resource.resourceId,
     bookerProfileId,
     bookerEmail,
+    createdBy,
     title,
     startTime: utcText(startTime),
     endTime: utcText(endTime),
+    // The policy in force now governs the booking's buffers for good (contract §17).
+    bufferBeforeMinutes: resource.bookingPolicy.bufferBeforeMinutes,
+    bufferAfterMinutes: resource.bookingPolicy.bufferAfterMinutes,
     // autoConfirm skips pending; confirmedBy/At stay for an explicit confirmation (booking.confirm).
     status: resource.bookingPolicy.autoConfirm ? 'confirmed' : 'pending',
     isSeriesParent: false,

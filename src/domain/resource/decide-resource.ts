@@ -33,9 +33,18 @@ function recordAfter(state: Resource, change: { type: 'ResourceUpdated' | 'Resou
   return record;
 }
 
+/** Buffers reach at most a day to either side (contract §17). */
+const maxBufferMinutes = 1440;
+
 function checkPolicy(policy: ReturnType<typeof mergeBookingPolicy>): void {
   if (policy.maxBookingsPerUser !== null && policy.maxBookingsPerUser < 1) {
     throw invalidRequest('maxBookingsPerUser must be at least 1 or null', '/bookingPolicy/maxBookingsPerUser');
+  }
+  for (const field of ['bufferBeforeMinutes', 'bufferAfterMinutes'] as const) {
+    const minutes = policy[field];
+    if (!Number.isInteger(minutes) || minutes < 0 || minutes > maxBufferMinutes) {
+      throw invalidRequest(`${field} must be a whole number of minutes from 0 to ${maxBufferMinutes}`, `/bookingPolicy/${field}`);
+    }
   }
 }
 

@@ -20,6 +20,9 @@ export type BookingPolicy = {
   maxBookingsPerUser: number | null;
   cancellationPolicy: CancellationPolicy;
   gracePeriodMinutes: number;
+  /** Minutes a booking also holds before its start and after its end (contract §17, 0–1440). */
+  bufferBeforeMinutes: number;
+  bufferAfterMinutes: number;
 };
 
 export type BookingPolicyPatch = Partial<Omit<BookingPolicy, 'cancellationPolicy'>> & {
@@ -35,6 +38,8 @@ export const defaultBookingPolicy: BookingPolicy = {
   maxBookingsPerUser: null,
   cancellationPolicy: { minNoticeMinutes: 0 },
   gracePeriodMinutes: 15,
+  bufferBeforeMinutes: 0,
+  bufferAfterMinutes: 0,
 };
 
 /** Field-by-field merge: what the patch names replaces, everything else stays. */

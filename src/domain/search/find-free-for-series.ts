@@ -34,7 +34,7 @@ function unavailableOccurrences(candidate: FreeResourceCandidate, state: CreateS
   }
   const unavailable: UnavailableOccurrence[] = [];
   for (const { start, end } of occurrences) {
-    const occurrenceState = { ...state, overlapping: bookingsNear(candidate.bookings, start.epochMilliseconds, end.epochMilliseconds) };
+    const occurrenceState = { ...state, overlapping: bookingsNear(candidate.bookings, candidate.resource, start, end) };
     const refusal = createRefusal({ startTime: start, endTime: end }, occurrenceState, actor, now, { policyRefusal, callerChecks: false });
     if (refusal) unavailable.push({ startTime: start, endTime: end, reason: refusalReason(refusal) });
   }

@@ -1,6 +1,7 @@
-import { Temporal } from 'temporal-polyfill';
+import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
 import type { Booking } from '../booking/booking.js';
+import { buffersOf, occupiedMsOf } from '../booking/occupied-range.js';
 import { createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
 import type { Resource } from '../resource/resource.js';
 import { compareCandidates, type FreeResourceCandidate } from './free-resource-candidate.js';
@@ -13,16 +14,25 @@ export type FreeSearch = {
   now: Temporal.Instant;
 };
 
-/** The bookings of `bookings` sharing time with [startMs, endMs): what the create's state needs of them. */
-export function bookingsNear(bookings: readonly Booking[], startMs: number, endMs: number): Booking[] {
-  return bookings.filter((b) => Date.parse(b.startTime) < endMs && Date.parse(b.endTime) > startMs);
+/**
+ * The bookings of `bookings` whose occupied ranges share time with that of a booking of
+ * [start, end) on `resource` (its buffers in force): what the create's state needs of them.
+ */
+export function bookingsNear(bookings: readonly Booking[], resource: Resource, start: Temporal.Instant, end: Temporal.Instant): Booking[] {
+  const { bufferBeforeMinutes, bufferAfterMinutes } = buffersOf(resource);
+  const startMs = start.epochMilliseconds - bufferBeforeMinutes * 60_000;
+  const endMs = end.epochMilliseconds + bufferAfterMinutes * 60_000;
+  return bookings.filter((b) => {
+    const held = occupiedMsOf(b);
+    return held.startMs < endMs && held.endMs > startMs;
+  });
 }
 
 /** Decides, for one candidate, the create of [start, end) exactly as POST /bookings would. */
 export function candidateVerdict(candidate: FreeResourceCandidate, search: FreeSearch, policyRefusal: PolicyRefusal, start = search.startTime, end = search.endTime) {
   const state = {
     resource: candidate.resource,
-    overlapping: bookingsNear(candidate.bookings, start.epochMilliseconds, end.epochMilliseconds),
+    overlapping: bookingsNear(candidate.bookings, candidate.resource, start, end),
     activeBookingsOfBooker: candidate.activeBookingsOfBooker,
   };
   // A guest (LV5) cannot book: the search skips what depends on the caller (contract §16).

@@ -12,11 +12,18 @@ import { rowToResource } from '../resources/resource-row.js';
 import { archivedRowToBooking, jsonRowToBooking, rowToBooking, type BookingJsonRow } from './booking-row.js';
 
 /**
- * Bookings sharing time with [from, to), written as the exclusion constraint's range so that the
- * GiST indexes answer it: the cost follows the bookings in the range, not the resource's history.
+ * Bookings sharing time with [from, to), written as the range of the schedules' GiST index so that
+ * it answers: the cost follows the bookings in the range, not the resource's history.
  */
 const overlapping = (from: Temporal.Instant, to: Temporal.Instant) =>
   sql<SqlBool>`tstzrange(start_time, end_time, '[)') && tstzrange(${from.toString()}::timestamptz, ${to.toString()}::timestamptz, '[)')`;
+
+/** The occupied range (buffers included) of a row: the exclusion constraint's expression word for word, so its GiST index applies. */
+const occupiedRangeSql = sql`booking_occupied_range(start_time, end_time, buffer_before_minutes, buffer_after_minutes)`;
+
+/** Bookings whose occupied range shares time with [from, to) (itself an occupied range). */
+const occupiedOverlapping = (from: Temporal.Instant, to: Temporal.Instant) =>
+  sql<SqlBool>`${occupiedRangeSql} && tstzrange(${from.toString()}::timestamptz, ${to.toString()}::timestamptz, '[)')`;
 
 /** Holds the slot (activeStatuses, no series parent): the exclusion constraint's predicate word for word, so its index applies. */
 const holdsSlot = sql<SqlBool>`status in ('pending', 'confirmed') and not is_series_parent`;
@@ -39,7 +46,7 @@ export async function findBookingOrArchived(db: Executor, id: string): Promise<B
   return rows[0] ? archivedRowToBooking(rows[0]) : null;
 }
 
-/** Active bookings (series parents aside) of a resource that overlap [from, to). */
+/** Active bookings (series parents aside) of a resource whose occupied ranges overlap [from, to), an occupied range. */
 export async function findActiveOverlapping(db: Executor, bookableResourceId: string, from: Temporal.Instant, to: Temporal.Instant): Promise<Booking[]> {
   // An empty or inverted range overlaps nothing (and is no valid tstzrange).
   if (from.epochMilliseconds >= to.epochMilliseconds) return [];
@@ -48,7 +55,7 @@ export async function findActiveOverlapping(db: Executor, bookableResourceId: st
     .selectAll()
     .where('bookable_resource_id', '=', bookableResourceId)
     .where(holdsSlot)
-    .where(overlapping(from, to))
+    .where(occupiedOverlapping(from, to))
     .orderBy('start_time')
     .execute();
   return rows.map(rowToBooking);
@@ -60,7 +67,7 @@ export type BookingCreateState = {
   streamRevision: number | null;
   /** The live resource, null when it is not registered or removed. */
   resource: Resource | null;
-  /** Its active bookings overlapping [from, to). */
+  /** Its active bookings whose occupied ranges overlap [from, to) occupied with its buffers. */
   overlapping: Booking[];
   /** The booker's active bookings on it, counted up to the policy's limit (0 without a limit). */
   activeBookingsOfBooker: number;
@@ -75,6 +82,9 @@ type CreateStateRow = Omit<ResourceRow, 'id'> & {
   active_of_booker: string;
 };
 
+/** A buffer of the joined resource's policy (none in a policy stored before buffers existed). */
+const resourceBufferSql = (field: 'bufferBeforeMinutes' | 'bufferAfterMinutes') => sql`coalesce((resources.booking_policy->>${sql.lit(field)})::integer, 0)`;
+
 /** The statement of findBookingCreateState, compiled once; an empty range overlaps nothing. */
 function createStateStatement(rangeIsEmpty: boolean) {
   const p = holesOf() as Holes<CreateStateArgs>;
@@ -84,7 +94,7 @@ function createStateStatement(rangeIsEmpty: boolean) {
         (select coalesce(json_agg(agg), '[]') from (
           select * from bookings
           where bookable_resource_id = ${p.resourceId} and ${holdsSlot}
-            and ${rangeIsEmpty ? sql`false` : sql`tstzrange(start_time, end_time, '[)') && tstzrange(${p.from}::timestamptz, ${p.to}::timestamptz, '[)')`}
+            and ${rangeIsEmpty ? sql`false` : sql`${occupiedRangeSql} && booking_occupied_range(${p.from}::timestamptz, ${p.to}::timestamptz, ${resourceBufferSql('bufferBeforeMinutes')}, ${resourceBufferSql('bufferAfterMinutes')})`}
           order by start_time) as agg) as overlapping,
         -- The limit is the policy's: counting further would change no decision.
         case when resources.booking_policy->>'maxBookingsPerUser' is null then 0 else (
@@ -221,7 +231,7 @@ export async function findBookedResource(db: Executor, id: string): Promise<Reso
   return row ? rowToResource(row) : null;
 }
 
-/** Active bookings (series parents aside) of a resource that overlap any of the slots, each once. */
+/** Active bookings (series parents aside) of a resource whose occupied ranges overlap any of the ranges (occupied ranges of new slots), each once. */
 export async function findActiveOverlappingAny(
   db: Executor,
   bookableResourceId: string,
@@ -234,7 +244,7 @@ export async function findActiveOverlappingAny(
     .selectAll()
     .where('bookable_resource_id', '=', bookableResourceId)
     .where(holdsSlot)
-    .where((eb) => eb.or(ranges.map((s) => overlapping(s.start, s.end))))
+    .where((eb) => eb.or(ranges.map((s) => occupiedOverlapping(s.start, s.end))))
     .orderBy('start_time')
     .execute();
   return rows.map(rowToBooking);

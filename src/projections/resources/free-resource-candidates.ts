@@ -58,9 +58,10 @@ export async function findMatchingResources(db: Executor, filter: FreeResourceFi
 }
 
 /**
- * The active bookings (series parents aside) of the workspace sharing time with any of the
- * windows, by resource: the GiST index over the workspace's held ranges answers each window, so
- * the cost follows the bookings in the windows, not the history.
+ * The active bookings (series parents aside) of the workspace whose occupied ranges (buffers
+ * included) share time with any of the windows, by resource: the GiST index over the workspace's
+ * occupied ranges answers each window, so the cost follows the bookings in the windows, not the
+ * history. A caller widens the windows by the buffers a new booking would take.
  */
 export async function findHeldInWindows(db: Executor, workspace: string, windows: readonly Window[], resourceIds?: readonly string[]): Promise<Map<string, Booking[]>> {
   const byResource = new Map<string, Booking[]>();
@@ -70,7 +71,7 @@ export async function findHeldInWindows(db: Executor, workspace: string, windows
     from unnest(${windows.map((w) => w.start.toString())}::timestamptz[], ${windows.map((w) => w.end.toString())}::timestamptz[]) as w (s, e)
     join bookings b on b.workspace = ${workspace}::uuid
       and b.status in ('pending', 'confirmed') and not b.is_series_parent
-      and tstzrange(b.start_time, b.end_time, '[)') && tstzrange(w.s, w.e, '[)')
+      and booking_occupied_range(b.start_time, b.end_time, b.buffer_before_minutes, b.buffer_after_minutes) && tstzrange(w.s, w.e, '[)')
     where ${resourceIds ?? null}::uuid[] is null or b.bookable_resource_id = any(${resourceIds ?? null}::uuid[])`.execute(db);
   for (const row of rows) {
     const booking = rowToBooking(row);

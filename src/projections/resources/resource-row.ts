@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { Resource } from '../../domain/resource/resource.js';
+import { defaultBookingPolicy, type Resource } from '../../domain/resource/resource.js';
 import type { ResourceRow, ResourcesTable } from '../../infra/db/tables/resources.table.js';
 
 export function rowToResource(row: ResourceRow): Resource {
@@ -12,7 +12,8 @@ export function rowToResource(row: ResourceRow): Resource {
     capacity: row.capacity,
     groupId: row.group_id,
     isActive: row.is_active,
-    bookingPolicy: row.booking_policy,
+    // A policy stored before a field existed (buffers) has that field's default.
+    bookingPolicy: { ...defaultBookingPolicy, ...row.booking_policy },
     availability: row.availability,
     removed: row.deleted_at !== null,
     createdAt: row.created_at.toISOString(),

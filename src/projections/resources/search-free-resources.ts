@@ -23,8 +23,22 @@ export type FreeResourcesQuery = FreeResourceFilter & {
   series?: { command: CreateSeries; includePartial: boolean };
 };
 
+/** The widest buffers a new booking on one of the resources would take. */
+function widestBuffers(matching: readonly Omit<FreeResourceCandidate, 'bookings'>[]) {
+  let before = 0;
+  let after = 0;
+  for (const { resource } of matching) {
+    before = Math.max(before, resource.bookingPolicy.bufferBeforeMinutes);
+    after = Math.max(after, resource.bookingPolicy.bufferAfterMinutes);
+  }
+  return { before, after };
+}
+
+/** The candidates with the bookings whose occupied ranges may meet a booking of one of the windows on them. */
 async function withHeld(db: Executor, workspace: string, matching: Omit<FreeResourceCandidate, 'bookings'>[], windows: Window[], ids?: string[]): Promise<FreeResourceCandidate[]> {
-  const held = await findHeldInWindows(db, workspace, windows, ids);
+  const { before, after } = widestBuffers(matching);
+  const widened = windows.map((w) => ({ start: w.start.subtract({ minutes: before }), end: w.end.add({ minutes: after }) }));
+  const held = await findHeldInWindows(db, workspace, widened, ids);
   return matching.map((candidate) => ({ ...candidate, bookings: held.get(candidate.resource.id) ?? [] }));
 }
 

@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { bookingBody, registerZone, setClock } from './booking-api.js';
 
 const bookingFields = [
-  'id', 'bookableResourceId', 'isSeriesParent', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'title', 'startTime', 'endTime', 'status',
+  'id', 'bookableResourceId', 'isSeriesParent', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'createdBy', 'title', 'startTime', 'endTime', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'status',
   'recurrenceRule', 'recurrenceParentId', 'exceptionOf', 'confirmedBy', 'confirmedAt', 'cancelledBy', 'cancelledAt', 'reason',
   'checkedInAt', 'checkedOutAt', 'createdAt', 'updatedAt', 'archivedAt',
 ];

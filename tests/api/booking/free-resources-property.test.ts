@@ -14,6 +14,8 @@ const resourceArb = fc.record({
   maxAdvanceDays: fc.constantFrom(1, 30),
   maxBookingsPerUser: fc.constantFrom(null, 1),
   autoConfirm: fc.boolean(),
+  bufferBeforeMinutes: fc.constantFrom(0, 0, 30),
+  bufferAfterMinutes: fc.constantFrom(0, 15),
 });
 const bookingArb = fc.record({ resource: fc.nat(), start: fc.integer({ min: 0, max: 3 * 96 }), quarters: fc.integer({ min: 1, max: 16 }), booker: fc.constantFrom('alice', 'bob') });
 const worldArb = fc.record({

@@ -39,6 +39,8 @@ describe('bookable resources over HTTP', () => {
         maxBookingsPerUser: null,
         cancellationPolicy: { minNoticeMinutes: 0 },
         gracePeriodMinutes: 15,
+        bufferBeforeMinutes: 0,
+        bufferAfterMinutes: 0,
       });
       expect(res.body.createdAt).to.match(/Z$/);
       const read = await server.request('GET', `${resources}/${res.body.id}`);

@@ -28,7 +28,7 @@ function recorded(event: BookingEvent | { type: string; data: Record<string, unk
 describe('event envelopes (contract §8)', () => {
   const booking = sampleBooking();
   // The base set of contract §8 and §14, status aside (it is the booking's after each event).
-  const baseFields = ['id', 'bookableResourceId', 'resourceId', 'resourceType', 'bookerEmail', 'bookerProfileId', 'startTime', 'endTime', 'title', 'workspace', 'isSeriesParent', 'recurrenceParentId'] as const;
+  const baseFields = ['id', 'bookableResourceId', 'resourceId', 'resourceType', 'bookerEmail', 'bookerProfileId', 'createdBy', 'startTime', 'endTime', 'title', 'workspace', 'isSeriesParent', 'recurrenceParentId'] as const;
   const base = Object.fromEntries(baseFields.map((field) => [field, booking[field]]));
   const envelopeOf = (event: BookingEvent) => toEventEnvelope(recorded(event))!;
 
@@ -41,6 +41,15 @@ describe('event envelopes (contract §8)', () => {
       position: 42,
       data: { ...base, status: 'confirmed' },
     });
+  });
+
+  it('carries createdBy; an event written before booking on behalf was created by its booker', () => {
+    const onBehalf = { ...booking, createdBy: 'assistant' };
+    expect(envelopeOf({ type: 'BookingCreated', data: { booking: onBehalf, by: 'assistant', at } }).data).to.include({ bookerProfileId: 'user-1', createdBy: 'assistant' });
+    const { createdBy: _createdBy, ...old } = booking;
+    const envelope = envelopeOf({ type: 'BookingCreated', data: { booking: old as typeof booking, by: 'user-1', at } });
+    expect(envelope.data).to.include({ createdBy: 'user-1' });
+    assertPublishedEvent(envelope);
   });
 
   it('adds the extras of each kind', () => {

@@ -5,6 +5,7 @@ import type { Principal } from '../../../src/domain/access/principal.js';
 import type { Booking, BookingStatus } from '../../../src/domain/booking/booking.js';
 import { decideCreateBooking } from '../../../src/domain/booking/decide-create-booking.js';
 import { DomainError } from '../../../src/domain/domain-error.js';
+import { occupiedMsOf } from '../../../src/domain/booking/occupied-range.js';
 import { findFreeResources } from '../../../src/domain/search/find-free-resources.js';
 import type { FreeResourceCandidate } from '../../../src/domain/search/free-resource-candidate.js';
 import { suggestWindows } from '../../../src/domain/search/suggest-windows.js';
@@ -38,10 +39,19 @@ const resourceArb = (index: number): fc.Arbitrary<Resource> =>
       maxAdvanceDays: fc.constantFrom(1, 2, 30),
       minNoticeMinutes: fc.constantFrom(0, 30, 600),
       maxBookingsPerUser: fc.constantFrom(null, 1, 2),
+      bufferBeforeMinutes: fc.constantFrom(0, 0, 15, 60),
+      bufferAfterMinutes: fc.constantFrom(0, 0, 10, 30),
     })
     .map((r) =>
       resource(
-        { maxDurationMinutes: r.maxDurationMinutes, maxAdvanceDays: r.maxAdvanceDays, minNoticeMinutes: r.minNoticeMinutes, maxBookingsPerUser: r.maxBookingsPerUser },
+        {
+          maxDurationMinutes: r.maxDurationMinutes,
+          maxAdvanceDays: r.maxAdvanceDays,
+          minNoticeMinutes: r.minNoticeMinutes,
+          maxBookingsPerUser: r.maxBookingsPerUser,
+          bufferBeforeMinutes: r.bufferBeforeMinutes,
+          bufferAfterMinutes: r.bufferAfterMinutes,
+        },
         {
           id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
           resourceId: `zone-${index}`,
@@ -56,7 +66,15 @@ const resourceArb = (index: number): fc.Arbitrary<Resource> =>
 /** Bookings spread over the three days after `now`, in quarter hours. */
 const bookingsArb = (r: Resource): fc.Arbitrary<Booking[]> =>
   fc.array(
-    fc.record({ start: fc.integer({ min: -8, max: 3 * 96 }), quarters: fc.integer({ min: 1, max: 24 }), status: fc.constantFrom(...statuses), booker: fc.constantFrom('alice', 'bob'), parent: fc.boolean() }),
+    fc.record({
+      start: fc.integer({ min: -8, max: 3 * 96 }),
+      quarters: fc.integer({ min: 1, max: 24 }),
+      status: fc.constantFrom(...statuses),
+      booker: fc.constantFrom('alice', 'bob'),
+      parent: fc.boolean(),
+      before: fc.constantFrom(0, 30),
+      after: fc.constantFrom(0, 15),
+    }),
     { maxLength: 6 },
   ).map((drawn) =>
     drawn.map((d) => {
@@ -69,6 +87,8 @@ const bookingsArb = (r: Resource): fc.Arbitrary<Booking[]> =>
         status: d.status,
         bookerProfileId: d.booker,
         isSeriesParent: d.parent && d.status === 'confirmed' && d.quarters > 20,
+        bufferBeforeMinutes: d.before,
+        bufferAfterMinutes: d.after,
       });
     }),
   );
@@ -100,12 +120,20 @@ function createAccepts(r: Resource, bookings: readonly Booking[], caller: Princi
   }
 }
 
-/** The read side's narrowing: each resource's held bookings in the window, and the booker's count. */
+/**
+ * The read side's narrowing: each resource's held bookings whose occupied ranges meet the window
+ * widened by the widest buffers of the resources, and the booker's count.
+ */
 function candidatesOf(resources: Resource[], bookings: Booking[][], caller: Principal, fromMs: number, toMs: number): FreeResourceCandidate[] {
+  const before = Math.max(...resources.map((r) => r.bookingPolicy.bufferBeforeMinutes)) * minute;
+  const after = Math.max(...resources.map((r) => r.bookingPolicy.bufferAfterMinutes)) * minute;
   return resources.map((r, i) => ({
     resource: r,
     policyKey: JSON.stringify([r.isActive, r.bookingPolicy, r.availability]),
-    bookings: bookings[i]!.filter((b) => held(b) && Date.parse(b.startTime) < toMs && Date.parse(b.endTime) > fromMs),
+    bookings: bookings[i]!.filter((b) => {
+      const { startMs, endMs } = occupiedMsOf(b);
+      return held(b) && startMs < toMs + after && endMs > fromMs - before;
+    }),
     activeBookingsOfBooker: Math.min(bookings[i]!.filter((b) => held(b) && b.bookerProfileId === caller.sub).length, r.bookingPolicy.maxBookingsPerUser ?? 0),
   }));
 }

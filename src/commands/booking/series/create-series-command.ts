@@ -13,6 +13,8 @@ export type CreateSeriesInput = {
   timeZone?: string;
   exdates?: string[];
   bookerEmail?: string;
+  /** LV1–LV3: the user booked for (contract §17). */
+  bookerProfileId?: string;
   /** LV1 only: book in this workspace instead of the token's. */
   workspace?: string;
 };
@@ -29,5 +31,6 @@ export function createSeriesCommand(input: CreateSeriesInput): CreateSeries {
     timeZone: input.timeZone,
     exdates: (input.exdates ?? []).map((text, i) => parseClientInstant(text, `/body/exdates/${i}`)),
     bookerEmail: input.bookerEmail,
+    bookerProfileId: input.bookerProfileId,
   };
 }

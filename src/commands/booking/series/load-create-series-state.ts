@@ -1,17 +1,19 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../../domain/access/principal.js';
 import { seriesSlots, type CreateSeries, type CreateSeriesState } from '../../../domain/booking/series/decide-create-series.js';
+import { namedBookerId } from '../../../domain/booking/booker.js';
+import { occupiedRangesOf } from '../../../domain/booking/occupied-range.js';
 import type { Executor } from '../../../infra/db/database.js';
 import { countActiveBookingsOfBooker, findActiveOverlappingAny } from '../../../projections/bookings/booking-queries.js';
 import { findResource } from '../../../projections/resources/resource-queries.js';
 
-/** The resource, the active bookings in the way of any occurrence, and the booker's count. */
+/** The resource, the active bookings in the way of any occurrence (occupied ranges), and the booker's count. */
 export async function loadCreateSeriesState(db: Executor, resourceId: string, actor: Principal, command: CreateSeries, now: Temporal.Instant): Promise<CreateSeriesState> {
   const resource = await findResource(db, resourceId);
   const limit = resource?.bookingPolicy.maxBookingsPerUser ?? null;
   const [overlapping, activeBookingsOfBooker] = await Promise.all([
-    findActiveOverlappingAny(db, resourceId, seriesSlots(command, resource, actor, now)),
-    limit === null ? 0 : countActiveBookingsOfBooker(db, resourceId, actor.sub, limit),
+    findActiveOverlappingAny(db, resourceId, occupiedRangesOf(seriesSlots(command, resource, actor, now), resource)),
+    limit === null ? 0 : countActiveBookingsOfBooker(db, resourceId, namedBookerId(command, actor), limit),
   ]);
   return { resource, overlapping, activeBookingsOfBooker };
 }

@@ -10,6 +10,7 @@ import {
   type UpdateSeries,
   type UpdateSeriesState,
 } from '../../../domain/booking/series/decide-update-series.js';
+import { occupiedRangesOf } from '../../../domain/booking/occupied-range.js';
 import { notFound } from '../../../domain/domain-error.js';
 import { resourceStreamId } from '../../../domain/resource/resource.js';
 import type { Executor } from '../../../infra/db/database.js';
@@ -29,7 +30,7 @@ async function loadUpdateSeriesState(db: Executor, parentId: string, command: Up
   if (!parent) return noSeries;
   const limit = resource?.bookingPolicy.maxBookingsPerUser ?? null;
   const [overlapping, activeBookingsOfBooker] = await Promise.all([
-    findActiveOverlappingAny(db, parent.bookableResourceId, changedSeriesSlots(command, parent, resource, now)),
+    findActiveOverlappingAny(db, parent.bookableResourceId, occupiedRangesOf(changedSeriesSlots(command, parent, resource, now), resource)),
     // Counted past the limit by the occurrences the change may give back.
     limit === null ? 0 : countActiveBookingsOfBooker(db, parent.bookableResourceId, parent.bookerProfileId, limit + upcoming.length),
   ]);

@@ -9,6 +9,8 @@ import { assertValidTimes, utcText } from '../booking-time.js';
 import { assertNoConflicts } from '../find-conflicts.js';
 import { newBooking } from '../new-booking.js';
 import { assertBookingLimit } from '../booking-policy.js';
+import { bookerOf, type Booker } from '../booker.js';
+import { buffersOf } from '../occupied-range.js';
 import { occurrencePolicyViolation } from './occurrence-policy-violation.js';
 import { seriesConflicts } from './series-conflicts.js';
 import { assertRecurrenceRule, assertWithinHorizon, clientTimeZone, defaultSeriesTimeZone, seriesOccurrences } from './series-pattern.js';
@@ -26,24 +28,26 @@ export type CreateSeries = {
   timeZone?: string;
   /** Starts of occurrences to leave out. */
   exdates?: readonly Temporal.Instant[];
-  /** Defaults to the token's email. */
+  /** Defaults to the token's email when booking for oneself. */
   bookerEmail?: string | null;
+  /** LV1–LV3: book for this user (contract §17); defaults to the token's `sub`. */
+  bookerProfileId?: string;
 };
 
 export type CreateSeriesState = {
   /** The registered (live) resource asked for, null when there is none. */
   resource: Resource | null;
-  /** Active bookings of the resource that may overlap an occurrence. */
+  /** Active bookings of the resource whose occupied ranges may overlap an occurrence's. */
   overlapping: readonly Booking[];
   /** Active bookings of the booker on the resource (a count capped at the policy's limit is enough). */
   activeBookingsOfBooker: number;
 };
 
-type AdmittedSeries = { resource: Resource; timeZone: string; occurrences: Occurrence[] };
+type AdmittedSeries = { resource: Resource; timeZone: string; occurrences: Occurrence[]; booker: Booker };
 
 /**
  * The refusals of the request as a whole, in the contract's order: 400 times, rule and zone →
- * 403 level → 404 resource → 400 the expansion (the rule against its start in the series' zone,
+ * 403 level (and booking on behalf) → 404 resource → 400 the expansion (the rule against its start in the series' zone,
  * more than 500 occurrences, occurrences overlapping each other) → 422 allowRecurring. A preview
  * fails on these alone; occurrences past maxAdvanceDays are left to the caller.
  */
@@ -52,13 +56,14 @@ export function admitSeries(command: CreateSeries, state: CreateSeriesState, act
   assertRecurrenceRule(command.recurrenceRule);
   const namedZone = command.timeZone === undefined ? undefined : clientTimeZone(command.timeZone);
   if (actor.level === 5) throw forbidden('guests (LV5) cannot create bookings');
+  const booker = bookerOf(command, actor);
   const { resource } = state;
   if (!resource || resource.removed) throw notFound('resource');
   const timeZone = namedZone ?? defaultSeriesTimeZone(resource);
   const occurrences = seriesOccurrences({ ...command, timeZone }, resource, now);
   if (occurrences.length === 0) throw invalidRequest('exdates leave the series without any occurrence', '/body/exdates');
   if (!resource.bookingPolicy.allowRecurring) throw policyViolation('allowRecurring', 'the resource does not accept recurring bookings');
-  return { resource, timeZone, occurrences };
+  return { resource, timeZone, occurrences, booker };
 }
 
 /** The occurrences a decision on this request will look at, past the horizon included; none when it refuses the request as a whole. */
@@ -83,13 +88,13 @@ export function assertOccurrencePolicy(resource: Resource, occurrence: Occurrenc
  * The parent comes first, holding the rule and the first occurrence's times.
  */
 export function decideCreateSeries(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant): BookingCreated[] {
-  const { resource, timeZone, occurrences } = admitSeries(command, state, actor, now);
+  const { resource, timeZone, occurrences, booker } = admitSeries(command, state, actor, now);
   assertWithinHorizon(occurrences, resource, now);
   for (const occurrence of occurrences) assertOccurrencePolicy(resource, occurrence, now);
   assertBookingLimit(resource, state.activeBookingsOfBooker, { count: occurrences.length, what: `the series' ${occurrences.length} occurrences` });
-  assertNoConflicts(seriesConflicts(state.overlapping, occurrences));
+  assertNoConflicts(seriesConflicts(state.overlapping, occurrences, buffersOf(resource)));
 
-  const booked = { resource, bookerProfileId: actor.sub, bookerEmail: command.bookerEmail ?? actor.email, title: command.title, now };
+  const booked = { resource, bookerProfileId: booker.profileId, bookerEmail: booker.email, createdBy: actor.sub, title: command.title, now };
   const parent: Booking = {
     ...newBooking({ ...booked, id: command.parentId, startTime: command.startTime, endTime: command.endTime }),
     isSeriesParent: true,

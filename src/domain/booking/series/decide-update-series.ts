@@ -11,6 +11,7 @@ import { cancelled } from '../booking-cancelled.js';
 import { assertNoConflicts } from '../find-conflicts.js';
 import { newBooking } from '../new-booking.js';
 import { assertBookingLimit } from '../booking-policy.js';
+import { buffersOf } from '../occupied-range.js';
 import { assertOccurrencePolicy } from './decide-create-series.js';
 import { seriesConflicts } from './series-conflicts.js';
 import { assertRecurrenceRule, assertWithinHorizon, clientTimeZone, parentPattern, patternDates, seriesDate, seriesOccurrences, type SeriesPattern } from './series-pattern.js';
@@ -162,7 +163,7 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
   checked.sort((a, b) => Temporal.Instant.compare(a.start, b.start));
   for (const slot of checked) assertOccurrencePolicy(resource, slot, now, slot.startChanged);
   assertBookingLimit(resource, state.activeBookingsOfBooker, { count: plan.created.length - plan.dropped.length, what: 'the changed series' });
-  assertNoConflicts(seriesConflicts(state.overlapping, checked, new Set(state.upcoming.filter(isMovable).map((b) => b.id))));
+  assertNoConflicts(seriesConflicts(state.overlapping, checked, buffersOf(resource), new Set(state.upcoming.filter(isMovable).map((b) => b.id))));
 
   const at = utcText(now);
   const title = command.title ?? parent.title;
@@ -188,13 +189,15 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
       title,
       startTime: utcText(slot.start),
       endTime: utcText(slot.end),
+      // Moved times are decided now: they take the buffers in force, as a reschedule does.
+      ...buffersOf(resource),
       status,
       confirmedBy: backToPending ? null : booking.confirmedBy,
       confirmedAt: backToPending ? null : booking.confirmedAt,
       updatedAt: at,
     };
   };
-  const booked = { resource, bookerProfileId: parent.bookerProfileId, bookerEmail: parent.bookerEmail, title, now };
+  const booked = { resource, bookerProfileId: parent.bookerProfileId, bookerEmail: parent.bookerEmail, createdBy: actor.sub, title, now };
   return [
     rescheduled(parent, nextParent, actor.sub, at),
     ...plan.dropped.map((b) => cancelled(b, actor.sub, now, seriesChangedReason)),

@@ -6,6 +6,7 @@ import { isWithinBookingLimit } from '../booking-policy.js';
 import { admitSeries, type CreateSeries, type CreateSeriesState } from './decide-create-series.js';
 import { occurrencePolicyViolation } from './occurrence-policy-violation.js';
 import { conflictsByOccurrence } from './series-conflicts.js';
+import { buffersOf } from '../occupied-range.js';
 
 export type OccurrencePreview = { startTime: string; endTime: string; conflicts: BookingConflict[]; violations: string[] };
 
@@ -17,7 +18,7 @@ export type OccurrencePreview = { startTime: string; endTime: string; conflicts:
  */
 export function previewSeriesOccurrences(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant): OccurrencePreview[] {
   const { resource, occurrences } = admitSeries(command, state, actor, now);
-  const conflicts = conflictsByOccurrence(state.overlapping, occurrences);
+  const conflicts = conflictsByOccurrence(state.overlapping, occurrences, buffersOf(resource));
   return occurrences.map(({ start, end }, index) => {
     const policy = occurrencePolicyViolation(resource, start, end, now)?.details.policy;
     const violations = policy === undefined ? [] : [policy];

@@ -4,6 +4,7 @@ import { expandRecurrence, parseRecurrenceRule, RecurrenceError, type Occurrence
 import type { Resource } from '../../resource/resource.js';
 import { canonicalTimeZone } from '../../time/time-zone.js';
 import { instantOf } from '../booking-time.js';
+import { buffersOf, type Buffers } from '../occupied-range.js';
 
 /** What a series repeats: its first occurrence (DTSTART and duration), the rule and the zone of its wall clock. */
 export type SeriesPattern = {
@@ -89,7 +90,7 @@ export function seriesOccurrences(pattern: SeriesPattern, resource: Resource, no
       '/body/recurrenceRule',
     );
   }
-  assertNoOverlapWithin(occurrences);
+  assertNoOverlapWithin(occurrences, buffersOf(resource));
   return occurrences;
 }
 
@@ -102,13 +103,23 @@ export function assertWithinHorizon(occurrences: readonly Occurrence[], resource
   }
 }
 
-/** Occurrences in time order never share time; a duration longer than the rule's gap would. */
-function assertNoOverlapWithin(occurrences: readonly Occurrence[]): void {
+/**
+ * Occurrences in time order never share time, nor occupied time with the resource's buffers; a
+ * duration (plus buffers) longer than the rule's gap would.
+ */
+function assertNoOverlapWithin(occurrences: readonly Occurrence[], buffers: Buffers): void {
   occurrences.slice(1).forEach((next, i) => {
     const previous = occurrences[i]!;
     if (Temporal.Instant.compare(previous.end, next.start) > 0) {
       throw invalidRequest(
         `occurrences of the series overlap each other (${previous.start.toString()} ends after ${next.start.toString()} starts); shorten the booking or space the rule out`,
+        '/body/endTime',
+      );
+    }
+    const gapMinutes = (next.start.epochMilliseconds - previous.end.epochMilliseconds) / 60_000;
+    if (gapMinutes < buffers.bufferBeforeMinutes + buffers.bufferAfterMinutes) {
+      throw invalidRequest(
+        `occurrences of the series overlap each other with the resource's buffers (${buffers.bufferBeforeMinutes} minutes before, ${buffers.bufferAfterMinutes} after): ${previous.start.toString()} and ${next.start.toString()}; shorten the booking or space the rule out`,
         '/body/endTime',
       );
     }

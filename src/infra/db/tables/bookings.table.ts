@@ -9,9 +9,12 @@ export type BookingsTable = {
   resource_id: string;
   booker_profile_id: string;
   booker_email: string | null;
+  created_by: string;
   title: string;
   start_time: Date;
   end_time: Date;
+  buffer_before_minutes: number;
+  buffer_after_minutes: number;
   status: BookingStatus;
   is_series_parent: Generated<boolean>;
   recurrence_rule: string | null;
