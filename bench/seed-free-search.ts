@@ -157,11 +157,14 @@ export async function seedFreeSearch(db: Database, sizes: FreeSearchSizes = free
   const buildings = Array.from({ length: sizes.buildings }, (_, b) => `b${b + 1}`);
   const floors = buildings.flatMap((b) => Array.from({ length: sizes.floors }, (_, f) => `${b}-f${f + 1}`));
   const roomZones = floors.flatMap((f) => Array.from({ length: sizes.rooms }, (_, r) => ({ id: `${f}-r${r + 1}`, parentZoneId: f })));
-  const zones = [...buildings.map((id) => ({ id, parentZoneId: null as string | null })), ...floors.map((id) => ({ id, parentZoneId: id.replace(/-f\d+$/, '') })), ...roomZones];
-  await inParallel(zones, parallel, async ({ id, parentZoneId }) => {
-    const event = { type: zoneCreated, data: { workspace, id, record: { id, name: `Zone ${id}`, parentZoneId, workspace }, by: 'bench-seed', at } };
-    await store.appendToStream(`zone-${workspace}-${id}`, [event], 'no_stream');
-  });
+  // Level by level: a zone's parent must be there before it.
+  const levels = [buildings.map((id) => ({ id, parentZoneId: null as string | null })), floors.map((id) => ({ id, parentZoneId: id.replace(/-f\d+$/, '') })), roomZones];
+  for (const level of levels) {
+    await inParallel(level, parallel, async ({ id, parentZoneId }) => {
+      const event = { type: zoneCreated, data: { workspace, id, record: { id, name: `Zone ${id}`, parentZoneId, workspace }, by: 'bench-seed', at } };
+      await store.appendToStream(`zone-${workspace}-${id}`, [event], 'no_stream');
+    });
+  }
 
   const policies: Record<string, number> = {};
   const registrations = roomZones.map(({ id }, i) => {
