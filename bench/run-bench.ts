@@ -74,6 +74,16 @@ async function settle(db: Database): Promise<void> {
   await sql`checkpoint`.execute(db).catch((error: unknown) => console.error(`bench: no CHECKPOINT before the workloads (${error instanceof Error ? error.message : String(error)})`));
 }
 
+/** Waits (up to 3 minutes) until the service answers /health within 100 ms three times in a row: nothing queued. */
+async function drained(url: string): Promise<void> {
+  for (let quick = 0, attempt = 0; quick < 3 && attempt < 600; attempt++) {
+    const start = Date.now();
+    await fetch(`${url}/booking/v1/health`).then((r) => r.arrayBuffer(), () => undefined);
+    quick = Date.now() - start < 100 ? quick + 1 : 0;
+    await sleep(200);
+  }
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   console.error(`pgbench tpcb-like, ${connections} clients, ${seconds} s …`);
@@ -151,6 +161,9 @@ async function main(): Promise<void> {
     // autocannon drops its sockets at the end of a run; let commands still queued finish first.
     await sleep(1_000);
     if (profileDir) {
+      // Slow answers (a free search at seconds each) stay queued in the HTTP processes after the load stops; a process
+      // still busy past the primary's grace period is killed without writing its profile. Stop once /health answers at once.
+      await drained(service.url);
       await service.stop();
       // One profile per process and thread (CPU.<date>.<time>.<pid>.<thread>.<n>): thread 0 serves requests, tsx loads
       // modules in another. Every process of the service (the primary and its WEB_CONCURRENCY HTTP processes) counts.
