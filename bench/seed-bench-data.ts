@@ -72,7 +72,7 @@ async function appendInBatches(store: Store, streamId: string, events: NewEvent[
  * History seeding in bulk: the bookings read model gets each booking's last state of the batch in
  * one statement, as the per-event projection would leave it (completed bookings have no timers).
  */
-const bulkBookingsProjection: InTransaction<Transaction<DB>> = async (trx, events) => {
+export const bulkBookingsProjection: InTransaction<Transaction<DB>> = async (trx, events) => {
   const latest = new Map<string, Booking>();
   for (const event of events) {
     const { booking } = event.data as BookingEvent['data'];

@@ -7,8 +7,10 @@ import type { PostgresConfig } from '../tests/support/scratch-database.js';
 export type BenchContext = {
   url: string;
   token: string;
-  /** A token of the same kind (LV2) for another workspace: a workload that needs its own. */
-  tokenFor(workspace: string): string;
+  /** A token of the same kind (LV2) for another workspace: a workload that needs its own; another level or subject if given. */
+  tokenFor(workspace: string, as?: { level: 'LV2' | 'LV3' | 'LV4' | 'LV5'; sub: string }): string;
+  /** The workloads named in --only (none without): a workload whose seeding is slow runs only when named. */
+  named: readonly string[];
   data: BenchData;
   /** The service's database (seeded), for workloads that talk to PostgreSQL directly. */
   database: PostgresConfig;

@@ -2,6 +2,8 @@ import type { Workload } from '../workload.js';
 import { archivedHistory } from './archived-history.js';
 import { asOfSchedule } from './as-of-schedule.js';
 import { create, createContended } from './create.js';
+import { freeResources } from './free-resources.js';
+import { freeResourcesSeries } from './free-resources-series.js';
 import { freeSlots } from './free-slots.js';
 import { rawAppend } from './raw-append.js';
 import { readOne } from './read-one.js';
@@ -15,4 +17,4 @@ import { utilization } from './utilization.js';
  * raw-append stays last: emmett's driver (dumbo) sets pg's bigint parser to BigInt for the whole
  * process, which the bench's own seeding through this service's store does not expect.
  */
-export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, freeSlots, statementsPerCreate, asOfSchedule, utilization, archivedHistory, tracingCost, rawAppend];
+export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, freeSlots, statementsPerCreate, asOfSchedule, utilization, archivedHistory, tracingCost, freeResources, freeResourcesSeries, rawAppend];
