@@ -1,5 +1,8 @@
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
+import express from 'express';
+import { httpErrorHandler } from '../../src/api/http-error-handler.js';
 import { DomainError } from '../../src/domain/domain-error.js';
 import type { DeviceDirectory } from '../../src/infra/device-service/device-directory.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -105,5 +108,23 @@ describe('error mapping', function () {
     it('authentication: 401', async () => {
       expect((await server.request('GET', '/booking/v1/bookings', { token: null })).body).to.deep.equal({ statusCode: 401, message: 'unauthorized: missing bearer token' });
     });
+  });
+
+  // The validator answers an undecodable path first in every area; express's own 400 is for routes outside them.
+  it('express: a path parameter that is not valid percent-encoding is 400', async () => {
+    const app = express();
+    app.get('/things/:id', (_req, res) => {
+      res.json({});
+    });
+    app.use(httpErrorHandler);
+    const listening = app.listen(0);
+    await new Promise((resolve) => listening.once('listening', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/things/%zz`);
+      expect(res.status).to.equal(400);
+      expect(await res.json()).to.deep.equal({ statusCode: 400, message: "Failed to decode param '%zz'" });
+    } finally {
+      await new Promise((resolve) => listening.close(resolve));
+    }
   });
 });
