@@ -3,12 +3,13 @@ import { Temporal } from 'temporal-polyfill';
 import { ConfigError, loadConfig, type Config } from '../src/infra/config.js';
 import { mintDevToken, mintPublisherToken } from './dev-tokens.js';
 import { dayAhead, workingWeek } from './seed-days.js';
+import { seedBaseUrl } from './seed-url.js';
 
 const usage = `Fills the running development service with a demo workspace, through its HTTP API.
 
   npm run -s seed [-- --url http://localhost:3000]
 
-  --url <base URL>   the service (default: SEED_URL, else http://localhost:3000)
+  --url <base URL>   the service (default: SEED_URL, else http://localhost:$PORT, PORT being 3000 when unset)
   -h, --help         this text
 
 Run it with the service's DATA_DIR (default ./.data): the tokens are signed with the development key
@@ -197,7 +198,8 @@ function main(): Promise<void> {
     throw error;
   }
   if (config.appEnv !== 'development' || config.auth.endpoint) fail('the seed uses development tokens: run it against a development service (APP_ENV development, PLATFORM_AUTH_ENDPOINT unset)');
-  const baseUrl = (values.url ?? process.env.SEED_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+  const baseUrl = seedBaseUrl(values.url, process.env.SEED_URL, config.port);
+  if (!baseUrl) fail('PORT is 0, a port the service picks at start: pass its address with --url');
   return seed(config, baseUrl);
 }
 

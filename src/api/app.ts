@@ -13,6 +13,7 @@ import { utilizationRouter } from './booking/utilization-router.js';
 import { webhooksRouter } from './booking/webhooks-router.js';
 import { catalogRouter } from './catalog/catalog-router.js';
 import { healthRouter } from './health-router.js';
+import { jsonBodyParser } from './json-body-parser.js';
 import { metricsRouter } from './metrics-router.js';
 import { httpErrorHandler, notFoundHandler } from './http-error-handler.js';
 import { asyncApiDocsRouter, openApiDocsRouter, openApiValidator, type OpenApiArea } from './openapi-documents.js';
@@ -23,7 +24,7 @@ import { deviceSelfRouter } from './records/device-self-router.js';
 import { devicesRouter } from './records/devices-router.js';
 import { recordQueryParser } from './records/record-query-string.js';
 import { zonesRouter } from './records/zones-router.js';
-import { refuseDeepJson, refuseHostileInput } from './refuse-hostile-input.js';
+import { refuseHostileInput } from './refuse-hostile-input.js';
 import { requestLogging } from './request-logging.js';
 import { rootPageRouter } from './root-page.js';
 import type { Services } from '../services.js';
@@ -46,7 +47,7 @@ export function createApp(services: Services): Express {
   app.use(requestLogging(app, services.logger));
 
   // One JSON parser for every area; multipart uploads are streamed by their own route.
-  app.use(express.json({ limit: '256kb', verify: refuseDeepJson }));
+  app.use(jsonBodyParser());
   app.use(refuseHostileInput);
   app.use(rootPageRouter());
   app.use(openApiDocsRouter(bookingArea));

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Temporal } from 'temporal-polyfill';
 import { dayAhead } from '../../scripts/seed-days.js';
+import { seedBaseUrl } from '../../scripts/seed-url.js';
 import { createScratchDatabase, postgresServer, type ScratchDatabase } from '../support/scratch-database.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { runScript } from '../support/run-script.js';
@@ -23,6 +24,26 @@ describe('seed days', () => {
   it('counts working days only for the bookings', () => {
     expect(dayAhead(Temporal.PlainDate.from('2026-11-20'), 1).toString()).to.equal('2026-11-23');
     expect(dayAhead(Temporal.PlainDate.from('2026-11-22'), 3).toString()).to.equal('2026-11-25');
+  });
+});
+
+describe('the seed’s service address', () => {
+  it('is --url, else SEED_URL, else localhost on the service’s own PORT', () => {
+    expect(seedBaseUrl('http://flag:1/', 'http://env:2', 4000)).to.equal('http://flag:1');
+    expect(seedBaseUrl(undefined, 'http://env:2/', 4000)).to.equal('http://env:2');
+    expect(seedBaseUrl(undefined, '', 4000)).to.equal('http://localhost:4000');
+    expect(seedBaseUrl(undefined, undefined, 3000)).to.equal('http://localhost:3000');
+  });
+
+  it('is unknown when PORT is 0 and nothing else names it', () => {
+    expect(seedBaseUrl(undefined, undefined, 0)).to.equal(undefined);
+    expect(seedBaseUrl('http://flag:1', undefined, 0)).to.equal('http://flag:1');
+  });
+
+  it('PORT=0 without --url ends the seed with a message, before any request', async () => {
+    const run = await runScript('seed', [], { PORT: '0', DATA_DIR: path.join(tmpdir(), 'seed-port-zero') });
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.include('PORT is 0');
   });
 });
 
@@ -69,5 +90,12 @@ describe('seed days', () => {
     expect(second.stderr).not.to.match(/^ {2}(zone|bookable resource|booking|series) /m);
     const bookingsAfter = await fetch(`${service.url}/booking/v1/bookings?limit=100&seriesParents=include`, { headers: { authorization: `Bearer ${exported(second.stdout, 'ADMIN_TOKEN')}` } }).then((r) => r.json() as Promise<{ total: number }>);
     expect(bookingsAfter.total).to.equal(bookingsBefore.total);
+  });
+
+  it('finds the service on its PORT without --url, as when both run with the same environment', async () => {
+    const port = new URL(service.url).port;
+    const run = await runScript('seed', [], { DATA_DIR: dataDir, PORT: port });
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.include(`is ready at http://localhost:${port}.`);
   });
 });
