@@ -20,12 +20,17 @@ const feedPaths = [/^\/booking\/v1\/resources\/[^/]+\/calendar\.ics$/, /^\/booki
 /**
  * A `token` query parameter anywhere but a GET of a feed URL answers 401 before anything else
  * reads the request: a feed token is read-only and opens only its feed. (As a bearer it is no
- * JWT, so every route already refuses it.)
+ * JWT, so every route already refuses it.) On a feed URL, a token that cannot be one (empty,
+ * repeated, wrong shape) is 401 too, rather than a schema error.
  */
 export const refuseFeedTokenElsewhere: RequestHandler = (req, _res, next) => {
   if (!req.path.startsWith('/booking/v1/') || !Object.hasOwn(req.query, 'token')) return next();
-  if ((req.method === 'GET' || req.method === 'HEAD') && feedPaths.some((path) => path.test(req.path))) return next();
-  throw new AuthenticationError('a feed token only reads its calendar feed');
+  if (!(req.method === 'GET' || req.method === 'HEAD') || !feedPaths.some((path) => path.test(req.path))) {
+    throw new AuthenticationError('a feed token only reads its calendar feed');
+  }
+  const token = req.query.token;
+  if (typeof token !== 'string' || feedTokenHash(token) === null) throw new AuthenticationError('malformed feed token');
+  next();
 };
 
 type FeedUrl = { kind: 'resource'; bookableResourceId: string } | { kind: 'booker' };
