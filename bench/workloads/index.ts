@@ -1,6 +1,7 @@
 import type { Workload } from '../workload.js';
 import { archivedHistory } from './archived-history.js';
 import { asOfSchedule } from './as-of-schedule.js';
+import { calendarFeedUnchanged } from './calendar-feed.js';
 import { create, createContended } from './create.js';
 import { freeSlots } from './free-slots.js';
 import { rawAppend } from './raw-append.js';
@@ -14,4 +15,4 @@ import { utilization } from './utilization.js';
  * raw-append stays last: emmett's driver (dumbo) sets pg's bigint parser to BigInt for the whole
  * process, which the bench's own seeding through this service's store does not expect.
  */
-export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, freeSlots, statementsPerCreate, asOfSchedule, utilization, archivedHistory, rawAppend];
+export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, calendarFeedUnchanged, freeSlots, statementsPerCreate, asOfSchedule, utilization, archivedHistory, rawAppend];

@@ -14,7 +14,7 @@ const feedJson = (feed: CalendarFeed) => ({ id: feed.id, bookableResourceId: fee
 /** The feed's absolute URL as this request reached the service (protocol and host as express reads them, trust proxy included). */
 function feedUrl(req: Request, feed: CalendarFeed, token: string): string {
   const path = feed.bookableResourceId === null ? '/booking/v1/bookings/calendar.ics' : `/booking/v1/resources/${feed.bookableResourceId}/calendar.ics`;
-  return `${req.protocol}://${req.get('host')}${path}?token=${encodeURIComponent(token)}`;
+  return `${req.protocol}://${req.host}${path}?token=${encodeURIComponent(token)}`;
 }
 
 /** POST, GET and DELETE /calendar-feeds (contract §18): each caller manages its own feed tokens. */
