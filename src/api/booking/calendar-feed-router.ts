@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { LRUCache } from 'lru-cache';
+import { Temporal } from 'temporal-polyfill';
 import { canSeeWorkspace, isAdmin, type Principal } from '../../domain/access/principal.js';
 import { calendarEntryOf } from '../../domain/calendar/calendar-entry.js';
 import { feedOpens, feedWindow } from '../../domain/calendar/calendar-feed.js';
@@ -71,9 +72,25 @@ const matchesTag = (header: string | undefined, tag: string) =>
 /** Rendered feeds by ETag: a feed read again unchanged (a second reader, a client without If-None-Match) is not rendered again. */
 const rendered = new LRUCache<string, Buffer>({ maxSize: 32 * 2 ** 20, sizeCalculation: (body) => body.length + 64 });
 
-async function answerFeed(req: Request, res: Response, db: Executor, reader: Principal, selection: FeedSelection, calendar: CalendarName): Promise<void> {
+/**
+ * Versions of resource feeds already computed, by everything they are a function of: the answer's
+ * key, the resource's stream revision (every write to the resource or its bookings moves it on)
+ * and the minute the window is anchored to. A revalidation within the same minute and revision
+ * then costs the resource's row, not the aggregate over its bookings. Per process: another node
+ * computes its own, which is the same. (With PROJECTIONS=async the read model may trail the
+ * revision for a moment; such a version stands until the minute turns.)
+ */
+const resourceFeedVersions = new LRUCache<string, { count: number; digest: string }>({ max: 10_000 });
+
+async function answerFeed(req: Request, res: Response, db: Executor, reader: Principal, selection: FeedSelection, calendar: CalendarName, streamRevision?: number): Promise<void> {
   const key = answerKey(reader, selection, calendar);
-  const current = entityTag(key, await findFeedVersion(db, selection));
+  const memoKey = streamRevision === undefined ? undefined : `${key}|${streamRevision}|${selection.window.from.epochMilliseconds}`;
+  let version = memoKey === undefined ? undefined : resourceFeedVersions.get(memoKey);
+  if (!version) {
+    version = await findFeedVersion(db, selection);
+    if (memoKey !== undefined) resourceFeedVersions.set(memoKey, version);
+  }
+  const current = entityTag(key, version);
   res.set({ 'Cache-Control': 'private, no-cache', 'Content-Type': 'text/calendar; charset=utf-8' });
   if (matchesTag(req.get('if-none-match'), current)) {
     res.set('ETag', current).status(304).end();
@@ -85,12 +102,15 @@ async function answerFeed(req: Request, res: Response, db: Executor, reader: Pri
     return;
   }
   // The rows carry their own versions: the tag sent is the one of the rows rendered, even when a write came in between.
-  const { version, bookings } = await findFeedBookings(db, selection);
-  const tag = entityTag(key, version);
-  const body = Buffer.from(calendarText(calendar.name, bookings.map(({ booking, location }) => calendarEntryOf(booking, location, reader))));
+  const rows = await findFeedBookings(db, selection);
+  const tag = entityTag(key, rows.version);
+  const body = Buffer.from(calendarText(calendar.name, rows.bookings.map(({ booking, location }) => calendarEntryOf(booking, location, reader))));
   rendered.set(tag, body);
   res.set('ETag', tag).send(body);
 }
+
+/** The window anchored to the whole minute: a feed's rows change with the minute at most, so versions can be kept for one. */
+const feedWindowAt = (now: Temporal.Instant) => feedWindow(Temporal.Instant.fromEpochMilliseconds(Math.floor(now.epochMilliseconds / 60_000) * 60_000));
 
 /** GET /resources/{id}/calendar.ics and /bookings/calendar.ics (contract §18), by bearer or feed token. */
 export function calendarFeedRouter(services: Services): Router {
@@ -100,14 +120,14 @@ export function calendarFeedRouter(services: Services): Router {
     const reader = await readerOf(req, services, { kind: 'resource', bookableResourceId: req.params.id });
     const resource = await findCalendarResource(services.db, req.params.id);
     if (!resource || !canSeeWorkspace(reader, resource.workspace)) throw notFound('resource');
-    const selection: FeedSelection = { kind: 'resource', bookableResourceId: resource.id, window: feedWindow(services.now()) };
-    await answerFeed(req, res, services.db, reader, selection, { name: resource.name, version: resource.version });
+    const selection: FeedSelection = { kind: 'resource', bookableResourceId: resource.id, window: feedWindowAt(services.now()) };
+    await answerFeed(req, res, services.db, reader, selection, { name: resource.name, version: resource.version }, resource.streamRevision);
   });
 
   router.get('/bookings/calendar.ics', async (req, res) => {
     const reader = await readerOf(req, services, { kind: 'booker' });
     // In the token's workspace; an LV1 token without one: in every workspace.
-    const selection: FeedSelection = { kind: 'booker', sub: reader.sub, workspace: reader.workspace, window: feedWindow(services.now()) };
+    const selection: FeedSelection = { kind: 'booker', sub: reader.sub, workspace: reader.workspace, window: feedWindowAt(services.now()) };
     await answerFeed(req, res, services.db, reader, selection, { name: 'My bookings', version: '' });
   });
 
