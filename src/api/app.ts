@@ -4,6 +4,8 @@ import { authenticate } from './authenticate.js';
 import { limitAnalysedResources } from './booking/analysed-resources-limit.js';
 import { asOfRouter } from './booking/as-of-router.js';
 import { bookingsRouter } from './booking/bookings-router.js';
+import { calendarFeedRouter, refuseFeedTokenElsewhere } from './booking/calendar-feed-router.js';
+import { calendarFeedsRouter } from './booking/calendar-feeds-router.js';
 import { eventsFeedRouter } from './booking/events-feed-router.js';
 import { historyRouter } from './booking/history-router.js';
 import { resourceScheduleRouter } from './booking/resource-schedule-router.js';
@@ -54,8 +56,12 @@ export function createApp(services: Services): Express {
   app.use(asyncApiDocsRouter());
   app.use('/booking/v1/health', healthRouter(services));
   app.use('/booking/v1/analytics/utilization', limitAnalysedResources);
+  app.use(refuseFeedTokenElsewhere);
   app.use(openApiValidator(bookingArea));
+  // Calendar feeds authenticate by bearer or by their feed token (contract §18).
+  app.use('/booking/v1', calendarFeedRouter(services));
   app.use('/booking/v1', authenticate(services.verifyToken));
+  app.use('/booking/v1/calendar-feeds', calendarFeedsRouter(services));
   app.use('/booking/v1', historyRouter(services));
   app.use('/booking/v1', asOfRouter(services));
   app.use('/booking/v1/events', eventsFeedRouter(services));

@@ -78,7 +78,15 @@ const EXPECTED: Record<string, string[]> = {
   '/metrics': ['get'],
   // contract §14
   '/booking/v1/analytics/utilization': ['get'],
+  // contract §18
+  '/booking/v1/calendar-feeds': ['get', 'post'],
+  '/booking/v1/calendar-feeds/{id}': ['delete'],
+  '/booking/v1/resources/{id}/calendar.ics': ['get'],
+  '/booking/v1/bookings/calendar.ics': ['get'],
 };
+
+/** Read by a bearer JWT or by a calendar feed token in the query (contract §18). */
+const FEEDS = ['GET /booking/v1/resources/{id}/calendar.ics', 'GET /booking/v1/bookings/calendar.ics'];
 
 const PUBLIC = ['GET /booking/v1/health', 'GET /metrics', 'GET /booking/docs-yaml', 'GET /booking/docs-asyncapi', 'GET /booking/docs'];
 
@@ -132,13 +140,14 @@ describe('openapi/booking.yaml', () => {
     for (const where of found) expect(where, where).to.match(/\.availability\.timeZone$/);
   });
 
-  it('uses bearer JWT globally and no security on health and docs', () => {
+  it('uses bearer JWT globally, bearer or feed token on the calendar feeds and no security on health and docs', () => {
     const schemes = (doc.components.securitySchemes ?? {}) as Json;
     expect(schemes.bearerAuth).to.deep.include({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
     expect(doc.security).to.deep.equal([{ bearerAuth: [] }]);
     for (const { path, method, op } of operations(doc)) {
       const label = `${method.toUpperCase()} ${path}`;
       if (PUBLIC.includes(label)) expect(op.security, label).to.deep.equal([]);
+      else if (FEEDS.includes(label)) expect(op.security, label).to.deep.equal([{ bearerAuth: [] }, { feedToken: [] }]);
       else expect(op.security, label).to.equal(undefined);
     }
   });

@@ -1,4 +1,5 @@
 import type { BookingsArchiveTable, BookingsTable } from './tables/bookings.table.js';
+import type { CalendarFeedsTable } from './tables/calendar-feeds.table.js';
 import type { ApplicationsTable, ProjectsTable, PublishersTable, PurchasesTable } from './tables/catalog.table.js';
 import type { DevicesTable, ZonesTable } from './tables/device-records.table.js';
 import type { EventsTable, StreamsTable } from './tables/events.table.js';
@@ -29,4 +30,5 @@ export type DB = {
   utilization_bookings: UtilizationBookingsTable;
   scheduled_runs: ScheduledRunsTable;
   zone_ancestry: ZoneAncestryTable;
+  calendar_feeds: CalendarFeedsTable;
 };

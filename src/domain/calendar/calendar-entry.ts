@@ -1,0 +1,65 @@
+import { Temporal } from 'temporal-polyfill';
+import type { Principal } from '../access/principal.js';
+import { canSeeBooking } from '../booking/booking-access.js';
+import type { Booking, BookingStatus } from '../booking/booking.js';
+
+/** RFC 5545 STATUS of a VEVENT. */
+export type CalendarStatus = 'TENTATIVE' | 'CONFIRMED' | 'CANCELLED';
+
+/** One VEVENT of a feed, as the contract (§18) writes it; instants in UTC. */
+export type CalendarEntry = {
+  uid: string;
+  start: Temporal.Instant;
+  end: Temporal.Instant;
+  /** DTSTAMP: without a METHOD, RFC 5545 makes it the last change (so equal rows render equal bytes). */
+  stamp: Temporal.Instant;
+  lastModified: Temporal.Instant;
+  summary: string;
+  status: CalendarStatus;
+  sequence: number;
+  location: string;
+};
+
+/** What §2's privacy shows of another user's booking to LV4/LV5. */
+export const hiddenSummary = 'Busy';
+
+export const uidSuffix = '@workspace-booking';
+
+/**
+ * A booking that happened (completed, no_show) was held as confirmed: the calendar keeps it as
+ * CONFIRMED rather than dropping it from the past days of the window.
+ */
+const statusOf: Record<BookingStatus, CalendarStatus> = {
+  pending: 'TENTATIVE',
+  confirmed: 'CONFIRMED',
+  completed: 'CONFIRMED',
+  no_show: 'CONFIRMED',
+  cancelled: 'CANCELLED',
+};
+
+/**
+ * SEQUENCE: whole seconds from the booking's creation to its last change. Every change writes
+ * updatedAt with the service clock, so it never goes down and grows with every change made at least
+ * a second after the one before (two changes within one second share a number); 0 at creation,
+ * as RFC 5545 starts it, and within the 32-bit INTEGER for 68 years.
+ */
+export function calendarSequence(booking: Pick<Booking, 'createdAt' | 'updatedAt'>): number {
+  const seconds = Math.floor((Date.parse(booking.updatedAt) - Date.parse(booking.createdAt)) / 1000);
+  return Math.max(0, seconds);
+}
+
+/** The VEVENT of `booking` as `viewer` may see it: the title only where canSeeBooking allows. */
+export function calendarEntryOf(booking: Booking, location: string, viewer: Principal): CalendarEntry {
+  const updated = Temporal.Instant.from(booking.updatedAt);
+  return {
+    uid: `${booking.id}${uidSuffix}`,
+    start: Temporal.Instant.from(booking.startTime),
+    end: Temporal.Instant.from(booking.endTime),
+    stamp: updated,
+    lastModified: updated,
+    summary: canSeeBooking(viewer, booking) ? booking.title : hiddenSummary,
+    status: statusOf[booking.status],
+    sequence: calendarSequence(booking),
+    location,
+  };
+}
