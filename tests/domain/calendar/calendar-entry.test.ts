@@ -32,6 +32,9 @@ const booking: Booking = {
   checkedOutAt: null,
   createdAt: '2027-01-01T08:00:00Z',
   updatedAt: '2027-01-01T08:00:00Z',
+  createdBy: 'alice',
+  bufferBeforeMinutes: 0,
+  bufferAfterMinutes: 0,
 };
 const as = (sub: string, level: Principal['level']): Principal => ({ sub, level, workspace, groups: [], email: null });
 
