@@ -8,6 +8,8 @@ import { assertBookingLimit, assertBookingPolicy } from './booking-policy.js';
 import { assertValidTimes } from './booking-time.js';
 import { assertNoConflicts, findConflicts } from './find-conflicts.js';
 import { newBooking } from './new-booking.js';
+import { assertWithinQuotas } from '../quota/quota-refusal.js';
+import type { QuotaUsage } from '../quota/quota-usage.js';
 
 export type CreateBooking = {
   id: string;
@@ -25,6 +27,8 @@ export type CreateBookingState = {
   overlapping: readonly Booking[];
   /** Active bookings of the booker on the resource (a count capped at the policy's limit is enough). */
   activeBookingsOfBooker: number;
+  /** The workspace's quotas with the booker's usage in each one's period that contains the start. */
+  quotas: readonly QuotaUsage[];
 };
 
 /** Order of refusals: 400 times → 403 level → 404 resource → 422 policy → 409 conflict. */
@@ -35,6 +39,7 @@ export function decideCreateBooking(command: CreateBooking, state: CreateBooking
   if (!resource || resource.removed) throw notFound('resource');
   assertBookingPolicy(resource, command.startTime, command.endTime, now);
   assertBookingLimit(resource, state.activeBookingsOfBooker);
+  assertWithinQuotas(state.quotas, resource, command.startTime, command.endTime);
   assertNoConflicts(findConflicts(state.overlapping, command.startTime, command.endTime));
 
   const booking = newBooking({

@@ -8,6 +8,8 @@ import { assertBookerOrAdmin, visibleBooking } from './booking-access.js';
 import { assertBookingPolicy } from './booking-policy.js';
 import { assertValidTimes, instantOf, utcText } from './booking-time.js';
 import { assertNoConflicts, findConflicts } from './find-conflicts.js';
+import { assertWithinQuotas } from '../quota/quota-refusal.js';
+import type { QuotaUsage } from '../quota/quota-usage.js';
 
 export type RescheduleBooking = { startTime?: Temporal.Instant; endTime?: Temporal.Instant; title?: string };
 
@@ -17,6 +19,8 @@ export type RescheduleBookingState = {
   resource: Resource | null;
   /** Active bookings of the resource that may overlap the new times. */
   overlapping: readonly Booking[];
+  /** The workspace's quotas with the booker's usage in each one's period containing the new start, the booking itself left out. */
+  quotas?: readonly QuotaUsage[];
 };
 
 /**
@@ -53,6 +57,7 @@ export function decideRescheduleBooking(
     assertValidTimes(start, end, now, startChanged);
     if (!state.resource) throw policyViolation('isActive', 'the resource no longer exists');
     assertBookingPolicy(state.resource, start, end, now, startChanged);
+    assertWithinQuotas(state.quotas ?? [], state.resource, start, end);
     assertNoConflicts(findConflicts(state.overlapping, start, end, booking.id));
     // New times need a new approval where the resource asks for approval.
     if (!state.resource.bookingPolicy.autoConfirm) status = 'pending';

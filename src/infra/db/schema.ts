@@ -2,6 +2,7 @@ import type { BookingsArchiveTable, BookingsTable } from './tables/bookings.tabl
 import type { ApplicationsTable, ProjectsTable, PublishersTable, PurchasesTable } from './tables/catalog.table.js';
 import type { DevicesTable, ZonesTable } from './tables/device-records.table.js';
 import type { EventsTable, StreamsTable } from './tables/events.table.js';
+import type { QuotasTable } from './tables/quotas.table.js';
 import type { ProcessorCheckpointsTable } from './tables/processor-checkpoints.table.js';
 import type { ResourcesTable } from './tables/resources.table.js';
 import type { ScheduledRunsTable } from './tables/scheduled-runs.table.js';
@@ -27,4 +28,5 @@ export type DB = {
   purchases: PurchasesTable;
   utilization_bookings: UtilizationBookingsTable;
   scheduled_runs: ScheduledRunsTable;
+  quotas: QuotasTable;
 };

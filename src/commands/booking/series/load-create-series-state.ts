@@ -4,14 +4,17 @@ import { seriesSlots, type CreateSeries, type CreateSeriesState } from '../../..
 import type { Executor } from '../../../infra/db/database.js';
 import { countActiveBookingsOfBooker, findActiveOverlappingAny } from '../../../projections/bookings/booking-queries.js';
 import { findResource } from '../../../projections/resources/resource-queries.js';
+import { findQuotaLedger } from '../../../projections/quotas/quota-queries.js';
 
-/** The resource, the active bookings in the way of any occurrence, and the booker's count. */
+/** The resource, the active bookings in the way of any occurrence, the booker's count and quota ledger. */
 export async function loadCreateSeriesState(db: Executor, resourceId: string, actor: Principal, command: CreateSeries, now: Temporal.Instant): Promise<CreateSeriesState> {
   const resource = await findResource(db, resourceId);
   const limit = resource?.bookingPolicy.maxBookingsPerUser ?? null;
-  const [overlapping, activeBookingsOfBooker] = await Promise.all([
-    findActiveOverlappingAny(db, resourceId, seriesSlots(command, resource, actor, now)),
+  const slots = seriesSlots(command, resource, actor, now);
+  const [overlapping, activeBookingsOfBooker, quotaLedger] = await Promise.all([
+    findActiveOverlappingAny(db, resourceId, slots),
     limit === null ? 0 : countActiveBookingsOfBooker(db, resourceId, actor.sub, limit),
+    resource ? findQuotaLedger(db, resource.workspace, actor.sub, slots.map((slot) => slot.start)) : undefined,
   ]);
-  return { resource, overlapping, activeBookingsOfBooker };
+  return { resource, overlapping, activeBookingsOfBooker, quotaLedger };
 }
