@@ -78,6 +78,10 @@ const EXPECTED: Record<string, string[]> = {
   '/metrics': ['get'],
   // contract §14
   '/booking/v1/analytics/utilization': ['get'],
+  // contract §17
+  '/booking/v1/quotas': ['get', 'post'],
+  '/booking/v1/quotas/usage': ['get'],
+  '/booking/v1/quotas/{id}': ['delete'],
 };
 
 const PUBLIC = ['GET /booking/v1/health', 'GET /metrics', 'GET /booking/docs-yaml', 'GET /booking/docs-asyncapi', 'GET /booking/docs'];
