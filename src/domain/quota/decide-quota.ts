@@ -44,7 +44,7 @@ export function quotaWorkspace(actor: Principal, named: string | undefined, path
 export function decideCreateQuota(command: CreateQuota, registered: readonly Resource[], actor: Principal, now: Temporal.Instant): QuotaCreated {
   if (!(command.limit > 0) || !Number.isFinite(command.limit)) throw invalidRequest('limit must be greater than 0', '/body/limit');
   const timeZone = command.timeZone === undefined ? 'UTC' : canonicalTimeZone(command.timeZone);
-  if (!timeZone) throw invalidRequest(`unknown time zone "${command.timeZone}"`, '/body/timeZone');
+  if (!timeZone) throw invalidRequest(`timeZone: unknown time zone "${command.timeZone}"`, '/body/timeZone');
   assertQuotaAdmin(actor);
   const workspace = quotaWorkspace(actor, command.workspace, '/body/workspace');
   const resourceIds = command.resourceIds === undefined ? null : [...new Set(command.resourceIds)];
