@@ -11,7 +11,8 @@ import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 import { quotaGuardOfBooking } from './quota-guard-of-booking.js';
 import { quotaOrOverlapMeansRetry } from './quota-hold.js';
-import { findQuotaUsages } from '../../projections/quotas/quota-queries.js';
+import { usagesOfQuotas } from '../../projections/quotas/quota-queries.js';
+import { quotaMatches } from '../../domain/quota/quota.js';
 
 export type CreateBookingInput = {
   resourceType: ResourceType;
@@ -38,10 +39,11 @@ async function book(ctx: CommandContext, actor: Principal, command: CreateBookin
     // Only what the decision needs (the resource, the active bookings in the way, the booker's
     // count), read with the stream's revision in one round trip.
     loadWithRevision: async (db) => {
-      const [{ streamRevision, ...state }, quotas] = await Promise.all([
-        findBookingCreateState(db, streamId, found.id, actor.sub, command.startTime, command.endTime),
-        findQuotaUsages(db, workspace, actor.sub, command.startTime),
-      ]);
+      const { streamRevision, workspaceQuotas, ...state } = await findBookingCreateState(db, streamId, found.id, actor.sub, command.startTime, command.endTime);
+      // The booker's usage is read only when a quota applies to this resource.
+      const { resource } = state;
+      const applying = resource ? workspaceQuotas.filter((quota) => quotaMatches(quota, resource)) : [];
+      const quotas = applying.length === 0 ? [] : await usagesOfQuotas(db, applying, workspace, actor.sub, command.startTime);
       return { revision: streamRevision, state: { ...state, quotas } };
     },
     decide: (state) => (found.remembered && !state.resource ? [] : [decideCreateBooking(command, state, actor, ctx.now())]),

@@ -88,7 +88,18 @@ export async function findQuotaLedger(
   instants: readonly Temporal.Instant[],
   excluding?: string,
 ): Promise<QuotaLedger> {
-  const quotas = await findQuotas(db, workspace);
+  return ledgerOfQuotas(db, await findQuotas(db, workspace), workspace, booker, instants, excluding);
+}
+
+/** The ledger of quotas already read (e.g. with a create's state). */
+export async function ledgerOfQuotas(
+  db: Executor,
+  quotas: readonly Quota[],
+  workspace: string,
+  booker: string,
+  instants: readonly Temporal.Instant[],
+  excluding?: string,
+): Promise<QuotaLedger> {
   if (quotas.length === 0 || instants.length === 0) return { quotas, counted: [] };
   let from = Number.POSITIVE_INFINITY;
   let to = Number.NEGATIVE_INFINITY;
@@ -108,5 +119,11 @@ export async function findQuotaLedger(
  */
 export async function findQuotaUsages(db: Executor, workspace: string, bookerProfileId: string, start: Temporal.Instant, excluding?: string): Promise<QuotaUsage[]> {
   const ledger = await findQuotaLedger(db, workspace, bookerProfileId, [start], excluding);
+  return quotaUsagesAt(ledger.quotas, ledger.counted, start);
+}
+
+/** The usage of quotas already read, in each one's period that contains `start`. */
+export async function usagesOfQuotas(db: Executor, quotas: readonly Quota[], workspace: string, bookerProfileId: string, start: Temporal.Instant): Promise<QuotaUsage[]> {
+  const ledger = await ledgerOfQuotas(db, quotas, workspace, bookerProfileId, [start]);
   return quotaUsagesAt(ledger.quotas, ledger.counted, start);
 }
