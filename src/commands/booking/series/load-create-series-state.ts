@@ -14,7 +14,7 @@ export async function loadCreateSeriesState(db: Executor, resourceId: string, ac
   const [overlapping, activeBookingsOfBooker, quotaLedger] = await Promise.all([
     findActiveOverlappingAny(db, resourceId, slots),
     limit === null ? 0 : countActiveBookingsOfBooker(db, resourceId, actor.sub, limit),
-    resource ? findQuotaLedger(db, resource.workspace, actor.sub, slots.map((slot) => slot.start)) : undefined,
+    resource && slots.length > 0 ? findQuotaLedger(db, resource.workspace, actor.sub, slots.map((slot) => slot.start)) : undefined,
   ]);
   return { resource, overlapping, activeBookingsOfBooker, quotaLedger };
 }
