@@ -27,7 +27,7 @@ export type CreateBookingState = {
   overlapping: readonly Booking[];
   /** Active bookings of the booker on the resource (a count capped at the policy's limit is enough). */
   activeBookingsOfBooker: number;
-  /** The workspace's quotas with the booker's usage in each one's period that contains the start. */
+  /** The quotas that apply (others may be among them), each with the booker's usage in its period that contains the start. */
   quotas: readonly QuotaUsage[];
 };
 
