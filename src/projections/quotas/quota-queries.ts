@@ -1,6 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import type { Page } from '../../domain/page.js';
-import { pageOf, type PageOf } from '../../domain/page.js';
+import { pageOf, type Page, type PageOf } from '../../domain/page.js';
 import type { Quota } from '../../domain/quota/quota.js';
 import { periodContaining } from '../../domain/quota/quota-period.js';
 import type { QuotaLedger } from '../../domain/quota/quota-refusal.js';
