@@ -17,6 +17,7 @@ import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../src/domain/access/principal.js';
 import { seriesSlots } from '../src/domain/booking/series/decide-create-series.js';
+import { emptyQuotaLedger } from '../src/domain/quota/quota-refusal.js';
 import { findFreeForSeries } from '../src/domain/search/find-free-for-series.js';
 import { findFreeResources, policyVerdictsOf } from '../src/domain/search/find-free-resources.js';
 import type { FreeResourceCandidate } from '../src/domain/search/free-resource-candidate.js';
@@ -60,7 +61,7 @@ try {
   const matching = await timed('findMatchingResources', repeat, () => findMatchingResources(db, query, actor.sub));
   const held = await timed('findHeldInWindows, one window', repeat, () => findHeldInWindows(db, workspace, [{ start: query.startTime, end: query.endTime }]));
   const candidates: FreeResourceCandidate[] = matching.map((c) => ({ ...c, bookings: held.get(c.resource.id) ?? [] }));
-  const search = { startTime: query.startTime, endTime: query.endTime, actor, now };
+  const search = { startTime: query.startTime, endTime: query.endTime, actor, now, quotas: [] };
   await timed(`findFreeResources on ${candidates.length} candidates`, repeat, () => findFreeResources(candidates, search, policyVerdictsOf(candidates)));
   const stackLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
@@ -72,7 +73,7 @@ try {
   const windows = await timed('seriesSlots (one expansion)', repeat, () => seriesSlots(series.command, matching[0]!.resource, actor, now));
   const seriesHeld = await timed(`findHeldInWindows, ${windows.length} windows`, repeat, () => findHeldInWindows(db, workspace, windows));
   const seriesCandidates = matching.map((c) => ({ ...c, bookings: seriesHeld.get(c.resource.id) ?? [] }));
-  const options = { includePartial: false, policyRefusal: policyVerdictsOf(seriesCandidates) };
+  const options = { includePartial: false, policyRefusal: policyVerdictsOf(seriesCandidates), quotaLedger: emptyQuotaLedger };
   await timed(`findFreeForSeries on ${seriesCandidates.length} candidates`, 1, () => findFreeForSeries(seriesCandidates, series.command, actor, now, options));
   const onePerKey = [...new Map(seriesCandidates.map((c) => [c.policyKey, c])).values()];
   await timed(`findFreeForSeries on one candidate per policy key (${onePerKey.length})`, repeat, () => findFreeForSeries(onePerKey, series.command, actor, now, options));

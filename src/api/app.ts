@@ -8,6 +8,7 @@ import { calendarFeedRouter, refuseFeedTokenElsewhere } from './booking/calendar
 import { calendarFeedsRouter } from './booking/calendar-feeds-router.js';
 import { eventsFeedRouter } from './booking/events-feed-router.js';
 import { historyRouter } from './booking/history-router.js';
+import { quotasRouter } from './booking/quotas-router.js';
 import { resourceScheduleRouter } from './booking/resource-schedule-router.js';
 import { resourcesRouter } from './booking/resources-router.js';
 import { seriesRouter } from './booking/series-router.js';
@@ -71,6 +72,7 @@ export function createApp(services: Services): Express {
   app.use('/booking/v1/bookings', seriesRouter(services));
   app.use('/booking/v1/bookings', bookingsRouter(services));
   app.use('/booking/v1/webhooks', webhooksRouter(services));
+  app.use('/booking/v1/quotas', quotasRouter(services));
   app.use('/booking/v1/analytics', utilizationRouter(services));
 
   app.use(openApiDocsRouter(deviceArea));

@@ -31,6 +31,11 @@ export type CommandSpec<State, Event extends EventOf> = Load<State> & {
   onConstraintViolation?: (error: AppendFailure) => DomainError | 'retry' | undefined;
   /** Checks and writes beside the events, in the append's transaction (see InTransaction). */
   inTransaction?: InTransaction<Transaction<DB>>;
+  /**
+   * Work in the append's transaction that only some states need (a quota's lock): undefined keeps
+   * the append as cheap as one without work. Used instead of `inTransaction` when given.
+   */
+  inTransactionFor?: (state: State) => InTransaction<Transaction<DB>> | undefined;
 };
 
 export type CommandResult<State, Event extends EventOf> = { state: State; events: RecordedEvent<Event>[] };
@@ -62,7 +67,8 @@ export async function handleCommand<State, Event extends EventOf>(
       const events = spec.decide(state);
       if (events.length === 0) return { state, events: [] };
       try {
-        const result = await ctx.eventStore.appendToStream(streamId, events, revision ?? 'no_stream', { inTransaction: spec.inTransaction });
+        const inTransaction = spec.inTransactionFor ? spec.inTransactionFor(state) : spec.inTransaction;
+        const result = await ctx.eventStore.appendToStream(streamId, events, revision ?? 'no_stream', { inTransaction });
         // The store hands back what it was given, recorded.
         return { state, events: result.events as RecordedEvent<Event>[] };
       } catch (error) {

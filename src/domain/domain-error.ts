@@ -21,6 +21,8 @@ export type DomainErrorDetails = {
   policy?: string;
   /** The existing bookings in the way, for booking_conflict. */
   conflicts?: BookingConflict[];
+  /** The quota a booking would exceed, for policy_violation `quota`. */
+  quotaId?: string;
   /** Field-level problems, for invalid_request. */
   errors?: { path: string; message: string }[];
 };

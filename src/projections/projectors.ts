@@ -1,6 +1,7 @@
 import { bookingsProjector } from './bookings/bookings-projector.js';
 import type { Projector } from './projector.js';
 import { recordsProjector, repeatableRecordsProjector } from './records/records-projector.js';
+import { quotasProjector } from './quotas/quotas-projector.js';
 import { resourcesProjector } from './resources/resources-projector.js';
 import { timersProjector } from './timers/timers-projector.js';
 import { utilizationProjector } from './utilization/utilization-projector.js';
@@ -9,7 +10,7 @@ import { utilizationProjector } from './utilization/utilization-projector.js';
  * Every read model kept inline with the event log, in the order they are applied; the store is
  * created with them (workers/projections/open-event-store.ts) and a rebuild replays the log through them.
  */
-export const projectors: readonly Projector[] = [resourcesProjector, bookingsProjector, timersProjector, recordsProjector, utilizationProjector];
+export const projectors: readonly Projector[] = [resourcesProjector, bookingsProjector, timersProjector, recordsProjector, utilizationProjector, quotasProjector];
 
 /**
  * The projectors that follow the log from a checkpointed runner with PROJECTIONS=async on the

@@ -71,6 +71,8 @@ const EXPECTED: Record<string, string[]> = {
   '/booking/v1/bookings/{id}/history': ['get'],
   '/booking/v1/resources/{id}/history': ['get'],
   '/booking/v1/events': ['get'],
+  // contract §16
+  '/booking/v1/free-resources': ['get'],
   '/booking/docs-yaml': ['get'],
   '/booking/docs-asyncapi': ['get'],
   '/booking/docs': ['get'],
@@ -83,6 +85,10 @@ const EXPECTED: Record<string, string[]> = {
   '/booking/v1/calendar-feeds/{id}': ['delete'],
   '/booking/v1/resources/{id}/calendar.ics': ['get'],
   '/booking/v1/bookings/calendar.ics': ['get'],
+  // contract §17
+  '/booking/v1/quotas': ['get', 'post'],
+  '/booking/v1/quotas/usage': ['get'],
+  '/booking/v1/quotas/{id}': ['delete'],
 };
 
 /** Read by a bearer JWT or by a calendar feed token in the query (contract §18). */

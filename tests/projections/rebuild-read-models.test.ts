@@ -55,6 +55,9 @@ describe('rebuilding the read models from the log', function () {
     expect(series.status).to.equal(201);
     await server.request('PATCH', `/booking/v1/bookings/${series.body.occurrences[1].id}`, { body: { title: 'Moved' } });
     await server.request('DELETE', `/booking/v1/resources/${gone}`);
+    expect((await server.request('POST', '/booking/v1/quotas', { body: { resourceIds: [desk], limit: 8, unit: 'hours', per: 'week' } })).status).to.equal(201);
+    const dropped = await server.request('POST', '/booking/v1/quotas', { body: { limit: 20, unit: 'bookings', per: 'month' } });
+    expect((await server.request('DELETE', `/booking/v1/quotas/${dropped.body.id}`)).status).to.equal(204);
     // Retention moves the cancelled bookings (one by the removal) to the archive; the rest has not ended or is still active.
     setClock(server, '2027-03-01T00:00:00Z');
     expect(await archiveBookings(server.services, Temporal.Instant.from('2027-02-01T00:00:00Z'))).to.deep.equal({ archived: 2 });
@@ -63,6 +66,7 @@ describe('rebuilding the read models from the log', function () {
     const live = await snapshot();
     expect(live.bookings_archive).to.have.length(2);
     expect(live.resources).to.have.length(3);
+    expect(live.quotas).to.have.length(1);
     expect(live.timers).to.not.be.empty;
     expect(live.bookings!.length).to.be.greaterThan(8);
     expect(live.timers!.length).to.be.greaterThan(5);

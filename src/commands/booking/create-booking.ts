@@ -10,7 +10,10 @@ import { findBookingCreateState } from '../../projections/bookings/booking-queri
 import { findRegisteredResourceId, type FoundRegistration } from '../../projections/resources/find-registered-resource-id.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
-import { overlapMeansRetry } from './overlap-means-retry.js';
+import { quotaGuardOfBooking } from './quota-guard-of-booking.js';
+import { quotaOrOverlapMeansRetry } from './quota-hold.js';
+import { usagesOfQuotas } from '../../projections/quotas/quota-queries.js';
+import { quotaMatches } from '../../domain/quota/quota.js';
 
 export type CreateBookingInput = {
   resourceType: ResourceType;
@@ -25,25 +28,32 @@ export type CreateBookingInput = {
   workspace?: string;
 };
 
-const unregistered: CreateBookingState = { resource: null, overlapping: [], activeBookingsOfBooker: 0 };
+const unregistered: CreateBookingState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, quotas: [] };
 
 /**
  * Books on the registration's stream. Without a registration the decider refuses in its own order
  * (400 times, 403 level, 404 resource). Null only when a remembered registration's resource is gone.
  */
-async function book(ctx: CommandContext, actor: Principal, command: CreateBooking, found: FoundRegistration | null): Promise<Booking | null> {
+async function book(ctx: CommandContext, actor: Principal, command: CreateBooking, found: FoundRegistration | null, workspace: string): Promise<Booking | null> {
   if (!found) return decideCreateBooking(command, unregistered, actor, ctx.now()).data.booking;
   const streamId = resourceStreamId(found.id);
+  // Quotas count for the booker, who may be another user than the actor (booking on behalf).
+  const quotaGuard = quotaGuardOfBooking(workspace, namedBookerId(command, actor), command.startTime);
   const { events } = await handleCommand(ctx, streamId, {
     // Only what the decision needs (the resource, the active bookings in the way, the booker's
     // count), read with the stream's revision in one round trip.
     loadWithRevision: async (db) => {
       const booker = namedBookerId(command, actor);
-      const { streamRevision, ...state } = await findBookingCreateState(db, streamId, found.id, booker, command.startTime, command.endTime);
-      return { revision: streamRevision, state };
+      const { streamRevision, workspaceQuotas, ...state } = await findBookingCreateState(db, streamId, found.id, booker, command.startTime, command.endTime);
+      // The booker's usage is read only when a quota applies to this resource.
+      const { resource } = state;
+      const applying = resource ? workspaceQuotas.filter((quota) => quotaMatches(quota, resource)) : [];
+      const quotas = applying.length === 0 ? [] : await usagesOfQuotas(db, applying, workspace, booker, command.startTime);
+      return { revision: streamRevision, state: { ...state, quotas } };
     },
     decide: (state) => (found.remembered && !state.resource ? [] : [decideCreateBooking(command, state, actor, ctx.now())]),
-    onConstraintViolation: overlapMeansRetry,
+    inTransactionFor: (state) => quotaGuard(state.resource, state.quotas),
+    onConstraintViolation: quotaOrOverlapMeansRetry,
   });
   return events[0]?.data.booking ?? null;
 }
@@ -59,7 +69,7 @@ export async function createBooking(ctx: CommandContext, actor: Principal, input
     bookerProfileId: input.bookerProfileId,
   };
   const key = { workspace: bookingWorkspace(actor, input.workspace), resourceType: input.resourceType, resourceId: input.resourceId };
-  const booked = await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key));
+  const booked = await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key), key.workspace);
   // A remembered registration whose resource has been removed since: the table may hold a newer one.
-  return booked ?? (await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key, { fresh: true })))!;
+  return booked ?? (await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key, { fresh: true }), key.workspace))!;
 }

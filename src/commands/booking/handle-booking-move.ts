@@ -5,11 +5,14 @@ import { resourceStreamId } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
 import { findBookedResource, findBooking } from '../../projections/bookings/booking-queries.js';
 import type { CommandContext } from '../command-context.js';
-import { handleCommand } from '../handle-command.js';
+import { handleCommand, type CommandSpec } from '../handle-command.js';
 import { overlapMeansRetry } from './overlap-means-retry.js';
 
 /** Reads what a move needs beyond the booking and its resource (e.g. the bookings in the way). */
 export type LoadMore<State extends BookingMoveState> = (db: Executor, base: BookingMoveState) => Promise<State>;
+
+/** What a move may add to the append: work in its transaction, retries of its own. */
+export type MoveOptions<State> = Pick<CommandSpec<State, BookingEvent>, 'inTransactionFor' | 'onConstraintViolation'>;
 
 const nothingMore = async (_db: Executor, base: BookingMoveState) => base;
 
@@ -23,6 +26,7 @@ export async function handleBookingMove<State extends BookingMoveState>(
   bookingId: string,
   decide: (state: State) => BookingEvent[],
   loadMore: LoadMore<State> = nothingMore as LoadMore<State>,
+  options: MoveOptions<State> = {},
 ): Promise<Booking | null> {
   const found = await findBooking(ctx.db, bookingId);
   if (!found) {
@@ -36,6 +40,7 @@ export async function handleBookingMove<State extends BookingMoveState>(
     },
     decide,
     onConstraintViolation: overlapMeansRetry,
+    ...options,
   });
   const last = events.at(-1);
   return last ? last.data.booking : state.booking;

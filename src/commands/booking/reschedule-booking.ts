@@ -7,6 +7,9 @@ import { notFound } from '../../domain/domain-error.js';
 import { findActiveOverlapping } from '../../projections/bookings/booking-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleBookingMove } from './handle-booking-move.js';
+import { quotaGuardOfBooking } from './quota-guard-of-booking.js';
+import { quotaOrOverlapMeansRetry } from './quota-hold.js';
+import { findQuotaUsages } from '../../projections/quotas/quota-queries.js';
 
 export type RescheduleBookingInput = { startTime?: string; endTime?: string; title?: string };
 
@@ -26,7 +29,19 @@ export async function rescheduleBooking(ctx: CommandContext, actor: Principal, i
       const end = command.endTime ?? instantOf(booking.endTime);
       // The new times occupy with the buffers in force, as the decision will.
       const [occupied] = occupiedRangesOf([{ start, end }], resource);
-      return { booking, resource, overlapping: await findActiveOverlapping(db, booking.bookableResourceId, occupied!.start, occupied!.end) };
+      const [overlapping, quotas] = await Promise.all([
+        findActiveOverlapping(db, booking.bookableResourceId, occupied!.start, occupied!.end),
+        findQuotaUsages(db, booking.workspace, booking.bookerProfileId, start, booking.id),
+      ]);
+      return { booking, resource, overlapping, quotas };
+    },
+    {
+      // The booker's hold, on the times the decision checked (those of the command, or the booking's).
+      inTransactionFor: ({ booking, resource, quotas }) =>
+        booking && quotas
+          ? quotaGuardOfBooking(booking.workspace, booking.bookerProfileId, command.startTime ?? instantOf(booking.startTime), booking.id)(resource, quotas)
+          : undefined,
+      onConstraintViolation: quotaOrOverlapMeansRetry,
     },
   );
   if (!booking) throw notFound('booking');

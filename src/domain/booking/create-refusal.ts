@@ -1,6 +1,8 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
 import { forbidden, notFound, type DomainError } from '../domain-error.js';
+import { quotaRefusal, quotaViolation } from '../quota/quota-refusal.js';
+import type { QuotaUsage } from '../quota/quota-usage.js';
 import type { Resource } from '../resource/resource.js';
 import type { Booking } from './booking.js';
 import { bookingLimitRefusal, bookingPolicyRefusal } from './booking-policy.js';
@@ -20,6 +22,8 @@ export type CreateBookingState = {
   overlapping: readonly Booking[];
   /** Active bookings of the booker (the named one, else the actor) on the resource (a count capped at the policy's limit is enough). */
   activeBookingsOfBooker: number;
+  /** The quotas that apply (others may be among them), each with the booker's usage in its period that contains the start. */
+  quotas: readonly QuotaUsage[];
 };
 
 /** The resource's own rules for the times: pure in the resource's isActive, policy and availability, so a search may remember it per policy. */
@@ -29,7 +33,7 @@ export type RefusalOptions = {
   policyRefusal?: PolicyRefusal;
   /**
    * False for a search by a guest (LV5), who cannot book: the checks that depend on the caller
-   * (the level itself, maxBookingsPerUser) are skipped (contract §16).
+   * (the level itself, booking on behalf, maxBookingsPerUser, quotas) are skipped (contract §16).
    */
   callerChecks?: boolean;
 };
@@ -54,6 +58,8 @@ export function createRefusal(command: CreateTimes, state: CreateBookingState, a
   if (callerChecks) {
     const limit = bookingLimitRefusal(resource, state.activeBookingsOfBooker);
     if (limit) return limit;
+    const quota = quotaRefusal(state.quotas, resource, command.startTime, command.endTime);
+    if (quota) return quotaViolation(quota);
   }
   return conflictRefusal(findConflicts(state.overlapping, occupiedRange(command.startTime, command.endTime, buffersOf(resource))));
 }

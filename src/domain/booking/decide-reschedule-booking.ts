@@ -9,6 +9,8 @@ import { assertBookingPolicy } from './booking-policy.js';
 import { assertValidTimes, instantOf, utcText } from './booking-time.js';
 import { assertNoConflicts, findConflicts } from './find-conflicts.js';
 import { buffersOf, occupiedRange } from './occupied-range.js';
+import { assertWithinQuotas } from '../quota/quota-refusal.js';
+import type { QuotaUsage } from '../quota/quota-usage.js';
 
 export type RescheduleBooking = { startTime?: Temporal.Instant; endTime?: Temporal.Instant; title?: string };
 
@@ -18,6 +20,8 @@ export type RescheduleBookingState = {
   resource: Resource | null;
   /** Active bookings of the resource whose occupied ranges may overlap the new times' (with the resource's buffers). */
   overlapping: readonly Booking[];
+  /** The workspace's quotas with the booker's usage in each one's period containing the new start, the booking itself left out. */
+  quotas?: readonly QuotaUsage[];
 };
 
 /**
@@ -55,6 +59,7 @@ export function decideRescheduleBooking(
     assertValidTimes(start, end, now, startChanged);
     if (!state.resource) throw policyViolation('isActive', 'the resource no longer exists');
     assertBookingPolicy(state.resource, start, end, now, startChanged);
+    assertWithinQuotas(state.quotas ?? [], state.resource, start, end);
     // New times are a new decision: they take the buffers of the policy in force (contract §17).
     buffers = buffersOf(state.resource);
     assertNoConflicts(findConflicts(state.overlapping, occupiedRange(start, end, buffers), booking.id));

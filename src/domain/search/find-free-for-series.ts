@@ -3,6 +3,7 @@ import type { Principal } from '../access/principal.js';
 import { createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
 import { admitSeries, decideCreateSeries, type CreateSeries, type CreateSeriesState } from '../booking/series/decide-create-series.js';
 import { DomainError } from '../domain-error.js';
+import type { QuotaLedger } from '../quota/quota-refusal.js';
 import type { Resource } from '../resource/resource.js';
 import { bookingsNear } from './find-free-resources.js';
 import { compareCandidates, type FreeResourceCandidate } from './free-resource-candidate.js';
@@ -34,7 +35,8 @@ function unavailableOccurrences(candidate: FreeResourceCandidate, state: CreateS
   }
   const unavailable: UnavailableOccurrence[] = [];
   for (const { start, end } of occurrences) {
-    const occurrenceState = { ...state, overlapping: bookingsNear(candidate.bookings, candidate.resource, start, end) };
+    // Quotas add up over the series as a whole: an occurrence alone is told only by the resource's own checks.
+    const occurrenceState = { ...state, overlapping: bookingsNear(candidate.bookings, candidate.resource, start, end), quotas: [] };
     const refusal = createRefusal({ startTime: start, endTime: end }, occurrenceState, actor, now, { policyRefusal, callerChecks: false });
     if (refusal) unavailable.push({ startTime: start, endTime: end, reason: refusalReason(refusal) });
   }
@@ -52,7 +54,7 @@ export function findFreeForSeries(
   command: CreateSeries,
   actor: Principal,
   now: Temporal.Instant,
-  options: { includePartial: boolean; policyRefusal: PolicyRefusal },
+  options: { includePartial: boolean; policyRefusal: PolicyRefusal; quotaLedger: QuotaLedger },
 ): FreeForSeries {
   const decider = deciderOf(actor);
   const free: Resource[] = [];
@@ -62,6 +64,7 @@ export function findFreeForSeries(
       resource: candidate.resource,
       overlapping: candidate.bookings,
       activeBookingsOfBooker: actor.level === 5 ? 0 : candidate.activeBookingsOfBooker,
+      quotaLedger: options.quotaLedger,
     };
     try {
       decideCreateSeries(command, state, decider, now);

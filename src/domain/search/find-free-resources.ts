@@ -3,6 +3,7 @@ import type { Principal } from '../access/principal.js';
 import type { Booking } from '../booking/booking.js';
 import { buffersOf, occupiedMsOf } from '../booking/occupied-range.js';
 import { createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
+import type { QuotaUsage } from '../quota/quota-usage.js';
 import type { Resource } from '../resource/resource.js';
 import { compareCandidates, type FreeResourceCandidate } from './free-resource-candidate.js';
 import { rememberedPolicyVerdicts } from './policy-verdicts.js';
@@ -12,6 +13,8 @@ export type FreeSearch = {
   endTime: Temporal.Instant;
   actor: Principal;
   now: Temporal.Instant;
+  /** The workspace's quotas with the caller's usage in the period of the start (contract §17). */
+  quotas: readonly QuotaUsage[];
 };
 
 /**
@@ -34,6 +37,7 @@ export function candidateVerdict(candidate: FreeResourceCandidate, search: FreeS
     resource: candidate.resource,
     overlapping: bookingsNear(candidate.bookings, candidate.resource, start, end),
     activeBookingsOfBooker: candidate.activeBookingsOfBooker,
+    quotas: search.quotas,
   };
   // A guest (LV5) cannot book: the search skips what depends on the caller (contract §16).
   return createRefusal({ startTime: start, endTime: end }, state, search.actor, search.now, { policyRefusal, callerChecks: search.actor.level !== 5 });

@@ -3,6 +3,7 @@ import type { CalendarFeedsTable } from './tables/calendar-feeds.table.js';
 import type { ApplicationsTable, ProjectsTable, PublishersTable, PurchasesTable } from './tables/catalog.table.js';
 import type { DevicesTable, ZonesTable } from './tables/device-records.table.js';
 import type { EventsTable, StreamsTable } from './tables/events.table.js';
+import type { QuotasTable } from './tables/quotas.table.js';
 import type { ProcessorCheckpointsTable } from './tables/processor-checkpoints.table.js';
 import type { ResourcesTable } from './tables/resources.table.js';
 import type { ScheduledRunsTable } from './tables/scheduled-runs.table.js';
@@ -31,4 +32,5 @@ export type DB = {
   scheduled_runs: ScheduledRunsTable;
   zone_ancestry: ZoneAncestryTable;
   calendar_feeds: CalendarFeedsTable;
+  quotas: QuotasTable;
 };

@@ -3,6 +3,7 @@ import type { Temporal } from 'temporal-polyfill';
 import type { Booking, BookingStatus } from '../../domain/booking/booking.js';
 import { activeStatuses } from '../../domain/booking/booking.js';
 import type { Resource } from '../../domain/resource/resource.js';
+import type { Quota } from '../../domain/quota/quota.js';
 import type { Executor } from '../../infra/db/database.js';
 import { compileOnce, holesOf, type Holes } from '../../infra/db/sql-template.js';
 import type { ArchivedBookingRow, BookingRow } from '../../infra/db/tables/bookings.table.js';
@@ -71,6 +72,8 @@ export type BookingCreateState = {
   overlapping: Booking[];
   /** The booker's active bookings on it, counted up to the policy's limit (0 without a limit). */
   activeBookingsOfBooker: number;
+  /** Every quota of the resource's workspace (read here, so a create without quotas costs no round trip more). */
+  workspaceQuotas: Quota[];
 };
 
 type CreateStateArgs = { streamId: string; resourceId: string; booker: string; from: string; to: string };
@@ -80,6 +83,7 @@ type CreateStateRow = Omit<ResourceRow, 'id'> & {
   command_stream_revision: number | null;
   overlapping: BookingJsonRow[];
   active_of_booker: string;
+  workspace_quotas: Quota[];
 };
 
 /** A buffer of the joined resource's policy (none in a policy stored before buffers existed). */
@@ -101,7 +105,8 @@ function createStateStatement(rangeIsEmpty: boolean) {
           select count(*) from (
             select 1 from bookings
             where booker_profile_id = ${p.booker} and bookable_resource_id = ${p.resourceId} and ${holdsSlot}
-            limit (resources.booking_policy->>'maxBookingsPerUser')::bigint) as held) end as active_of_booker
+            limit (resources.booking_policy->>'maxBookingsPerUser')::bigint) as held) end as active_of_booker,
+        (select coalesce(json_agg(quota order by created_at, id), '[]') from quotas where workspace = resources.workspace) as workspace_quotas
       from (select 1 as one) as constant
       left join resources on resources.id = ${p.resourceId} and resources.deleted_at is null`);
 }
@@ -126,13 +131,14 @@ export async function findBookingCreateState(
   const statement = from.epochMilliseconds >= to.epochMilliseconds ? createState.empty : createState.overlapping;
   const args: CreateStateArgs = { streamId, resourceId: bookableResourceId, booker, from: from.toString(), to: to.toString() };
   const { rows } = await db.executeQuery<CreateStateRow>(statement.fill(args));
-  const { command_stream_revision: streamRevision, overlapping: bookings, active_of_booker: activeOfBooker, ...resource } = rows[0]!;
-  if (resource.id === null) return { streamRevision, resource: null, overlapping: [], activeBookingsOfBooker: 0 };
+  const { command_stream_revision: streamRevision, overlapping: bookings, active_of_booker: activeOfBooker, workspace_quotas: workspaceQuotas, ...resource } = rows[0]!;
+  if (resource.id === null) return { streamRevision, resource: null, overlapping: [], activeBookingsOfBooker: 0, workspaceQuotas: [] };
   return {
     streamRevision,
     resource: rowToResource(resource as ResourceRow),
     overlapping: bookings.map(jsonRowToBooking),
     activeBookingsOfBooker: Number(activeOfBooker),
+    workspaceQuotas,
   };
 }
 

@@ -8,7 +8,9 @@ import { findFreeResources, policyVerdictsOf, type FreeSearch } from '../../doma
 import type { FreeResourceCandidate } from '../../domain/search/free-resource-candidate.js';
 import { suggestWindows, type Suggestion } from '../../domain/search/suggest-windows.js';
 import type { Resource } from '../../domain/resource/resource.js';
+import { emptyQuotaLedger } from '../../domain/quota/quota-refusal.js';
 import type { Executor } from '../../infra/db/database.js';
+import { findQuotaLedger, findQuotaUsages } from '../quotas/quota-queries.js';
 import { findHeldInWindows, findMatchingResources, type FreeResourceFilter, type Window } from './free-resource-candidates.js';
 
 export type FreeResourcesAnswer = { free: Resource[]; partlyFree: PartlyFree[]; suggestions: Suggestion[] | null };
@@ -60,12 +62,20 @@ export async function searchFreeResources(db: Executor, actor: Principal, query:
   const matching = await findMatchingResources(db, query, actor.sub);
   if (query.series) {
     const { command, includePartial } = query.series;
-    const candidates = await withHeld(db, query.workspace, matching, seriesWindows(matching, command, actor, now));
-    const found = findFreeForSeries(candidates, command, actor, now, { includePartial, policyRefusal: policyVerdictsOf(candidates) });
+    const windows = seriesWindows(matching, command, actor, now);
+    // A guest cannot book: quotas, which count the caller's bookings, are skipped for it (contract §16).
+    const [candidates, quotaLedger] = await Promise.all([
+      withHeld(db, query.workspace, matching, windows),
+      actor.level === 5 || windows.length === 0 ? emptyQuotaLedger : findQuotaLedger(db, query.workspace, actor.sub, windows.map((w) => w.start)),
+    ]);
+    const found = findFreeForSeries(candidates, command, actor, now, { includePartial, policyRefusal: policyVerdictsOf(candidates), quotaLedger });
     return { ...found, suggestions: null };
   }
-  const search: FreeSearch = { startTime: query.startTime, endTime: query.endTime, actor, now };
-  const candidates = await withHeld(db, query.workspace, matching, [{ start: query.startTime, end: query.endTime }]);
+  const [candidates, quotas] = await Promise.all([
+    withHeld(db, query.workspace, matching, [{ start: query.startTime, end: query.endTime }]),
+    actor.level === 5 ? [] : findQuotaUsages(db, query.workspace, actor.sub, query.startTime),
+  ]);
+  const search: FreeSearch = { startTime: query.startTime, endTime: query.endTime, actor, now, quotas };
   const policyRefusal = policyVerdictsOf(candidates);
   const { free, taken } = findFreeResources(candidates, search, policyRefusal);
   if (free.length >= query.limit || taken.length === 0) return { free, partlyFree: [], suggestions: free.length >= query.limit ? null : [] };

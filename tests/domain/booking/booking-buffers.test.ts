@@ -18,7 +18,7 @@ const command = (extra: Partial<CreateBooking> = {}): CreateBooking => ({
   endTime: at('2027-01-05T10:00:00Z'),
   ...extra,
 });
-const createState = (extra: Partial<CreateBookingState> = {}): CreateBookingState => ({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0, ...extra });
+const createState = (extra: Partial<CreateBookingState> = {}): CreateBookingState => ({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0, quotas: [], ...extra });
 const buffered = (before: number, after: number) => resource({ bufferBeforeMinutes: before, bufferAfterMinutes: after });
 
 describe('buffers: a new booking occupies its times widened by the resource’s buffers', () => {

@@ -13,7 +13,7 @@ const command = (extra: Partial<CreateBooking> = {}): CreateBooking => ({
   endTime: at('2027-01-05T10:00:00Z'),
   ...extra,
 });
-const state = (extra: Partial<CreateBookingState> = {}): CreateBookingState => ({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0, ...extra });
+const state = (extra: Partial<CreateBookingState> = {}): CreateBookingState => ({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0, quotas: [], ...extra });
 const groupAdmin = actor(3, 'assistant');
 
 describe('booking on behalf (contract §17)', () => {

@@ -8,7 +8,8 @@ import { resourceStreamId } from '../../../domain/resource/resource.js';
 import { findRegistration } from '../../../projections/resources/resource-queries.js';
 import type { CommandContext } from '../../command-context.js';
 import { handleCommand } from '../../handle-command.js';
-import { overlapMeansRetry } from '../overlap-means-retry.js';
+import { quotaOrOverlapMeansRetry } from '../quota-hold.js';
+import { quotaGuardOfSeries } from './quota-guard-of-series.js';
 import { createSeriesCommand, type CreateSeriesInput } from './create-series-command.js';
 import { loadCreateSeriesState } from './load-create-series-state.js';
 
@@ -28,7 +29,8 @@ export async function createSeries(ctx: CommandContext, actor: Principal, input:
   const { events } = await handleCommand(ctx, resourceStreamId(registered.id), {
     load: (db) => loadCreateSeriesState(db, registered.id, actor, command, now),
     decide: (state) => decideCreateSeries(command, state, actor, now),
-    onConstraintViolation: overlapMeansRetry,
+    inTransactionFor: quotaGuardOfSeries(command, actor, now),
+    onConstraintViolation: quotaOrOverlapMeansRetry,
   });
   const [parent, ...occurrences] = events.map((event) => event.data.booking);
   return { parent: parent!, occurrences };

@@ -6,14 +6,18 @@ import { occupiedRangesOf } from '../../../domain/booking/occupied-range.js';
 import type { Executor } from '../../../infra/db/database.js';
 import { countActiveBookingsOfBooker, findActiveOverlappingAny } from '../../../projections/bookings/booking-queries.js';
 import { findResource } from '../../../projections/resources/resource-queries.js';
+import { findQuotaLedger } from '../../../projections/quotas/quota-queries.js';
 
-/** The resource, the active bookings in the way of any occurrence (occupied ranges), and the booker's count. */
+/** The resource, the active bookings in the way of any occurrence (occupied ranges), the booker's count and quota ledger. */
 export async function loadCreateSeriesState(db: Executor, resourceId: string, actor: Principal, command: CreateSeries, now: Temporal.Instant): Promise<CreateSeriesState> {
   const resource = await findResource(db, resourceId);
   const limit = resource?.bookingPolicy.maxBookingsPerUser ?? null;
-  const [overlapping, activeBookingsOfBooker] = await Promise.all([
-    findActiveOverlappingAny(db, resourceId, occupiedRangesOf(seriesSlots(command, resource, actor, now), resource)),
-    limit === null ? 0 : countActiveBookingsOfBooker(db, resourceId, namedBookerId(command, actor), limit),
+  const slots = seriesSlots(command, resource, actor, now);
+  const booker = namedBookerId(command, actor);
+  const [overlapping, activeBookingsOfBooker, quotaLedger] = await Promise.all([
+    findActiveOverlappingAny(db, resourceId, occupiedRangesOf(slots, resource)),
+    limit === null ? 0 : countActiveBookingsOfBooker(db, resourceId, booker, limit),
+    resource && slots.length > 0 ? findQuotaLedger(db, resource.workspace, booker, slots.map((slot) => slot.start)) : undefined,
   ]);
-  return { resource, overlapping, activeBookingsOfBooker };
+  return { resource, overlapping, activeBookingsOfBooker, quotaLedger };
 }

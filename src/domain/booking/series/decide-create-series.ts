@@ -12,6 +12,7 @@ import { assertBookingLimit } from '../booking-policy.js';
 import { bookerOf, type Booker } from '../booker.js';
 import { buffersOf } from '../occupied-range.js';
 import { occurrencePolicyViolation } from './occurrence-policy-violation.js';
+import { assertSeriesWithinQuotas, emptyQuotaLedger, type QuotaLedger } from '../../quota/quota-refusal.js';
 import { seriesConflicts } from './series-conflicts.js';
 import { assertRecurrenceRule, assertWithinHorizon, clientTimeZone, defaultSeriesTimeZone, seriesOccurrences } from './series-pattern.js';
 
@@ -41,6 +42,8 @@ export type CreateSeriesState = {
   overlapping: readonly Booking[];
   /** Active bookings of the booker on the resource (a count capped at the policy's limit is enough). */
   activeBookingsOfBooker: number;
+  /** The workspace's quotas and the booker's counted bookings in their periods around the occurrences. */
+  quotaLedger?: QuotaLedger;
 };
 
 type AdmittedSeries = { resource: Resource; timeZone: string; occurrences: Occurrence[]; booker: Booker };
@@ -92,6 +95,7 @@ export function decideCreateSeries(command: CreateSeries, state: CreateSeriesSta
   assertWithinHorizon(occurrences, resource, now);
   for (const occurrence of occurrences) assertOccurrencePolicy(resource, occurrence, now);
   assertBookingLimit(resource, state.activeBookingsOfBooker, { count: occurrences.length, what: `the series' ${occurrences.length} occurrences` });
+  assertSeriesWithinQuotas(state.quotaLedger ?? emptyQuotaLedger, resource, occurrences);
   assertNoConflicts(seriesConflicts(state.overlapping, occurrences, buffersOf(resource)));
 
   const booked = { resource, bookerProfileId: booker.profileId, bookerEmail: booker.email, createdBy: actor.sub, title: command.title, now };

@@ -1,0 +1,18 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { Principal } from '../../../domain/access/principal.js';
+import { seriesSlots, type CreateSeries, type CreateSeriesState } from '../../../domain/booking/series/decide-create-series.js';
+import { quotaMatches } from '../../../domain/quota/quota.js';
+import { ledgerFingerprint } from '../../../domain/quota/quota-fingerprint.js';
+import { findQuotaLedger } from '../../../projections/quotas/quota-queries.js';
+import { holdQuota } from '../quota-hold.js';
+
+/** The booker's hold for a new series, only when a quota of the workspace applies to its resource. */
+export const quotaGuardOfSeries =
+  (command: CreateSeries, actor: Principal, now: Temporal.Instant) =>
+  ({ resource, quotaLedger }: CreateSeriesState) => {
+    if (!resource || !quotaLedger || !quotaLedger.quotas.some((quota) => quotaMatches(quota, resource))) return undefined;
+    const starts = seriesSlots(command, resource, actor, now).map((slot) => slot.start);
+    return holdQuota(resource.workspace, actor.sub, ledgerFingerprint(quotaLedger), async (trx) =>
+      ledgerFingerprint(await findQuotaLedger(trx, resource.workspace, actor.sub, starts)),
+    );
+  };

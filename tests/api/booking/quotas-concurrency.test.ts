@@ -1,0 +1,96 @@
+import { expect } from 'chai';
+import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
+import { platformKey } from '../../support/test-keys.js';
+import { startTestServer, type TestServer } from '../../support/test-server.js';
+import { bookingBody, registerZone } from './booking-api.js';
+
+type Answer = { status: number; body: any };
+
+const startChild = (server: TestServer) =>
+  startServiceProcess({
+    ...server.database.env,
+    APP_ENV: 'production',
+    PLATFORM_AUTH_ENDPOINT: platformKey.publicKey,
+    DATA_DIR: `/tmp/booking-test-${process.pid}-quota-children`,
+    DB_POOL_SIZE: '10',
+    WEB_CONCURRENCY: '1',
+  });
+
+async function post(url: string, path: string, body: unknown, token: string): Promise<Answer> {
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+const day = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+describe('a quota under concurrency: one booker on many resources from two service processes', function () {
+  this.timeout(180_000);
+  let server: TestServer;
+  let processes: ServiceProcess[] = [];
+  const zones: string[] = [];
+  const resources = 24;
+
+  before(async function () {
+    server = await startTestServer();
+    if (!server.database.isServer) this.skip(); // the embedded database has one connection in one process
+    for (let i = 0; i < resources; i++) {
+      zones.push(`race-zone-${i}`);
+      await registerZone(server, zones[i]!, { bookingPolicy: { maxAdvanceDays: 365 } });
+    }
+    processes = await Promise.all([1, 2].map(() => startChild(server)));
+  });
+  after(async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    await server?.stop();
+  });
+
+  // The children run on the real clock: a UTC day a month ahead, every booking inside it.
+  const base = Math.ceil((Date.now() + 30 * day) / day) * day;
+  const admin = () => server.token({ level: 'LV2', sub: 'admin' });
+
+  /** Every zone booked at once by `booker`, on day `dayIndex` after `base` (each test a day of its own: no conflicts). */
+  async function race(booker: string, minutes: number, dayIndex: number): Promise<Answer[]> {
+    const token = server.token({ level: 'LV4', sub: booker });
+    return Promise.all(
+      zones.map((zoneId, i) => {
+        const start = base + dayIndex * day + 9 * 3_600_000 + (i % 6) * 15 * 60_000;
+        return post(processes[i % 2]!.url, '/booking/v1/bookings', bookingBody(zoneId, iso(start), iso(start + minutes * 60_000)), token);
+      }),
+    );
+  }
+
+  const storedOf = (booker: string) =>
+    server.database.db.selectFrom('bookings').select(['start_time', 'end_time']).where('booker_profile_id', '=', booker).where('status', 'in', ['pending', 'confirmed']).execute();
+
+  function expectOnlyQuotaRefusals(answers: Answer[], quotaId: string, accepted: number) {
+    const others = answers.filter((a) => a.status !== 201 && a.status !== 422);
+    expect(others, JSON.stringify(others.slice(0, 3))).to.deep.equal([]);
+    expect(answers.filter((a) => a.status === 201)).to.have.length(accepted);
+    for (const refused of answers.filter((a) => a.status === 422)) expect(refused.body).to.include({ policy: 'quota', quotaId });
+  }
+
+  it(`${resources} simultaneous creates against a quota of 5 bookings a day: exactly 5 stand, the rest 422 quota`, async () => {
+    const quota = await post(server.url, '/booking/v1/quotas', { limit: 5, unit: 'bookings', per: 'day' }, admin());
+    expect(quota.status).to.equal(201);
+    const answers = await race('racer-count', 30, 0);
+    expectOnlyQuotaRefusals(answers, quota.body.id, 5);
+    expect(await storedOf('racer-count')).to.have.length(5);
+    expect((await server.request('DELETE', `/booking/v1/quotas/${quota.body.id}`)).status).to.equal(204);
+  });
+
+  it(`${resources} simultaneous 45-minute creates against 3 hours a day: the stored hours never pass 3`, async () => {
+    const quota = await post(server.url, '/booking/v1/quotas', { limit: 3, unit: 'hours', per: 'day', resourceType: 'zone' }, admin());
+    expect(quota.status).to.equal(201);
+    const answers = await race('racer-hours', 45, 1);
+    expectOnlyQuotaRefusals(answers, quota.body.id, 4);
+    const stored = await storedOf('racer-hours');
+    const hours = stored.reduce((sum, b) => sum + (b.end_time.getTime() - b.start_time.getTime()) / 3_600_000, 0);
+    expect(hours).to.equal(3);
+    expect((await server.request('DELETE', `/booking/v1/quotas/${quota.body.id}`)).status).to.equal(204);
+  });
+});
