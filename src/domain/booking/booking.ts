@@ -39,3 +39,6 @@ export type Booking = {
   /** When retention moved it to the archive (contract §13); absent or null while it is live. */
   archivedAt?: string | null;
 };
+
+/** What a booking in the way of another is judged by: its status and the time it occupies. */
+export type HeldBooking = Pick<Booking, 'id' | 'status' | 'isSeriesParent' | 'startTime' | 'endTime' | 'bufferBeforeMinutes' | 'bufferAfterMinutes'>;

@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import type { Resource } from '../resource/resource.js';
-import type { Booking } from './booking.js';
+import type { HeldBooking } from './booking.js';
 
 /** Minutes a booking holds around its own times (contract §17). */
 export type Buffers = { bufferBeforeMinutes: number; bufferAfterMinutes: number };
@@ -21,7 +21,7 @@ export function occupiedRange(start: Temporal.Instant, end: Temporal.Instant, bu
 }
 
 /** A booking's occupied range in epoch milliseconds (with the buffers it was decided with). */
-export function occupiedMsOf(booking: Booking): { startMs: number; endMs: number } {
+export function occupiedMsOf(booking: HeldBooking): { startMs: number; endMs: number } {
   return {
     startMs: Date.parse(booking.startTime) - booking.bufferBeforeMinutes * minuteMs,
     endMs: Date.parse(booking.endTime) + booking.bufferAfterMinutes * minuteMs,

@@ -5,7 +5,6 @@ import { admitSeries, decideCreateSeries, type CreateSeries, type CreateSeriesSt
 import { DomainError } from '../domain-error.js';
 import type { QuotaLedger } from '../quota/quota-refusal.js';
 import type { Resource } from '../resource/resource.js';
-import { bookingsNear } from './find-free-resources.js';
 import { compareCandidates, type FreeResourceCandidate } from './free-resource-candidate.js';
 
 export type UnavailableOccurrence = { startTime: Temporal.Instant; endTime: Temporal.Instant; reason: string };
@@ -36,7 +35,7 @@ function unavailableOccurrences(candidate: FreeResourceCandidate, state: CreateS
   const unavailable: UnavailableOccurrence[] = [];
   for (const { start, end } of occurrences) {
     // Quotas add up over the series as a whole: an occurrence alone is told only by the resource's own checks.
-    const occurrenceState = { ...state, overlapping: bookingsNear(candidate.bookings, candidate.resource, start, end), quotas: [] };
+    const occurrenceState = { ...state, overlapping: candidate.bookings, quotas: [] };
     const refusal = createRefusal({ startTime: start, endTime: end }, occurrenceState, actor, now, { policyRefusal, callerChecks: false });
     if (refusal) unavailable.push({ startTime: start, endTime: end, reason: refusalReason(refusal) });
   }

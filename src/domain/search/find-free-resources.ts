@@ -1,8 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
-import type { Booking } from '../booking/booking.js';
-import { buffersOf, occupiedMsOf } from '../booking/occupied-range.js';
-import { createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
+import { isCreateAccepted, type PolicyRefusal } from '../booking/create-refusal.js';
 import type { QuotaUsage } from '../quota/quota-usage.js';
 import type { Resource } from '../resource/resource.js';
 import { compareCandidates, type FreeResourceCandidate } from './free-resource-candidate.js';
@@ -17,30 +15,11 @@ export type FreeSearch = {
   quotas: readonly QuotaUsage[];
 };
 
-/**
- * The bookings of `bookings` whose occupied ranges share time with that of a booking of
- * [start, end) on `resource` (its buffers in force): what the create's state needs of them.
- */
-export function bookingsNear(bookings: readonly Booking[], resource: Resource, start: Temporal.Instant, end: Temporal.Instant): Booking[] {
-  const { bufferBeforeMinutes, bufferAfterMinutes } = buffersOf(resource);
-  const startMs = start.epochMilliseconds - bufferBeforeMinutes * 60_000;
-  const endMs = end.epochMilliseconds + bufferAfterMinutes * 60_000;
-  return bookings.filter((b) => {
-    const held = occupiedMsOf(b);
-    return held.startMs < endMs && held.endMs > startMs;
-  });
-}
-
-/** Decides, for one candidate, the create of [start, end) exactly as POST /bookings would. */
-export function candidateVerdict(candidate: FreeResourceCandidate, search: FreeSearch, policyRefusal: PolicyRefusal, start = search.startTime, end = search.endTime) {
-  const state = {
-    resource: candidate.resource,
-    overlapping: bookingsNear(candidate.bookings, candidate.resource, start, end),
-    activeBookingsOfBooker: candidate.activeBookingsOfBooker,
-    quotas: search.quotas,
-  };
+/** Whether POST /bookings of [start, end) on the candidate would be accepted: the create's own verdict. */
+export function isFreeFor(candidate: FreeResourceCandidate, search: FreeSearch, policyRefusal: PolicyRefusal, start = search.startTime, end = search.endTime): boolean {
+  const state = { resource: candidate.resource, overlapping: candidate.bookings, activeBookingsOfBooker: candidate.activeBookingsOfBooker, quotas: search.quotas };
   // A guest (LV5) cannot book: the search skips what depends on the caller (contract §16).
-  return createRefusal({ startTime: start, endTime: end }, state, search.actor, search.now, { policyRefusal, callerChecks: search.actor.level !== 5 });
+  return isCreateAccepted({ startTime: start, endTime: end }, state, search.actor, search.now, { policyRefusal, callerChecks: search.actor.level !== 5 });
 }
 
 export const policyVerdictsOf = (candidates: readonly FreeResourceCandidate[]): PolicyRefusal =>
@@ -53,7 +32,7 @@ export function findFreeResources(candidates: readonly FreeResourceCandidate[], 
   const free: Resource[] = [];
   const taken: FreeResourceCandidate[] = [];
   for (const candidate of [...candidates].sort((a, b) => compareCandidates(a.resource, b.resource))) {
-    if (candidateVerdict(candidate, search, policyRefusal) === null) free.push(candidate.resource);
+    if (isFreeFor(candidate, search, policyRefusal)) free.push(candidate.resource);
     else taken.push(candidate);
   }
   return { free, taken };

@@ -1,4 +1,4 @@
-import type { Booking } from '../booking/booking.js';
+import type { HeldBooking } from '../booking/booking.js';
 import type { Resource } from '../resource/resource.js';
 
 /** A resource that matches a search's filters, with what a create on it would decide on. */
@@ -7,7 +7,7 @@ export type FreeResourceCandidate = {
   /** Equal for resources whose isActive, bookingPolicy and availability are equal: their policy verdicts are too. */
   policyKey: string;
   /** Its active bookings that may share time with the windows searched. */
-  bookings: readonly Booking[];
+  bookings: readonly HeldBooking[];
   /** The caller's active bookings on it (counted up to the policy's limit). */
   activeBookingsOfBooker: number;
 };

@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import type { PolicyRefusal } from '../booking/create-refusal.js';
 import type { Resource } from '../resource/resource.js';
-import { candidateVerdict, type FreeSearch } from './find-free-resources.js';
+import { isFreeFor, type FreeSearch } from './find-free-resources.js';
 import type { FreeResourceCandidate } from './free-resource-candidate.js';
 
 export type Suggestion = { resource: Resource; startTime: Temporal.Instant; endTime: Temporal.Instant };
@@ -29,7 +29,7 @@ export function suggestWindows(taken: readonly FreeResourceCandidate[], search: 
       const end = start.add(search.startTime.until(search.endTime));
       for (const candidate of taken) {
         if (suggestions.length === maxSuggestions) break;
-        if (candidateVerdict(candidate, search, policyRefusal, start, end) === null) suggestions.push({ resource: candidate.resource, startTime: start, endTime: end });
+        if (isFreeFor(candidate, search, policyRefusal, start, end)) suggestions.push({ resource: candidate.resource, startTime: start, endTime: end });
       }
     }
   }

@@ -3,7 +3,7 @@ import type { Principal } from '../../access/principal.js';
 import { DomainError, forbidden, invalidRequest, notFound, policyViolation } from '../../domain-error.js';
 import type { Occurrence } from '../../recurrence/index.js';
 import type { Resource } from '../../resource/resource.js';
-import type { Booking } from '../booking.js';
+import type { Booking, HeldBooking } from '../booking.js';
 import type { BookingCreated } from '../booking-events.js';
 import { assertValidTimes, utcText } from '../booking-time.js';
 import { assertNoConflicts } from '../find-conflicts.js';
@@ -39,7 +39,7 @@ export type CreateSeriesState = {
   /** The registered (live) resource asked for, null when there is none. */
   resource: Resource | null;
   /** Active bookings of the resource whose occupied ranges may overlap an occurrence's. */
-  overlapping: readonly Booking[];
+  overlapping: readonly HeldBooking[];
   /** Active bookings of the booker on the resource (a count capped at the policy's limit is enough). */
   activeBookingsOfBooker: number;
   /** The workspace's quotas and the booker's counted bookings in their periods around the occurrences. */

@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import type { BookingConflict } from '../../domain-error.js';
 import type { Occurrence } from '../../recurrence/index.js';
-import type { Booking } from '../booking.js';
+import type { HeldBooking } from '../booking.js';
 import { findConflicts } from '../find-conflicts.js';
 import { occupiedMsOf, occupiedRange, type Buffers } from '../occupied-range.js';
 
@@ -12,7 +12,7 @@ import { occupiedMsOf, occupiedRange, type Buffers } from '../occupied-range.js'
  * conflict rule to those few.
  */
 export function conflictsByOccurrence(
-  bookings: readonly Booking[],
+  bookings: readonly HeldBooking[],
   occurrences: readonly Occurrence[],
   buffers: Buffers,
   ignoredIds: ReadonlySet<string> = new Set(),
@@ -28,7 +28,7 @@ export function conflictsByOccurrence(
 }
 
 /** Every existing booking in the way of any occurrence, each listed once, earliest first. */
-export function seriesConflicts(bookings: readonly Booking[], occurrences: readonly Occurrence[], buffers: Buffers, ignoredIds: ReadonlySet<string> = new Set()): BookingConflict[] {
+export function seriesConflicts(bookings: readonly HeldBooking[], occurrences: readonly Occurrence[], buffers: Buffers, ignoredIds: ReadonlySet<string> = new Set()): BookingConflict[] {
   const byId = new Map(conflictsByOccurrence(bookings, occurrences, buffers, ignoredIds).flat().map((conflict) => [conflict.bookingId, conflict]));
   return [...byId.values()].sort(
     (a, b) => Temporal.Instant.compare(Temporal.Instant.from(a.startTime), Temporal.Instant.from(b.startTime)) || a.bookingId.localeCompare(b.bookingId),
