@@ -22,7 +22,7 @@ export type CreateBookingInput = {
   workspace?: string;
 };
 
-const unregistered: CreateBookingState = { resource: null, overlapping: [], activeBookingsOfBooker: 0 };
+const unregistered: CreateBookingState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, blackouts: [] };
 
 /**
  * Books on the registration's stream. Without a registration the decider refuses in its own order

@@ -3,6 +3,7 @@ import type { Booking } from '../../domain/booking/booking.js';
 import { instantOf, parseClientInstant } from '../../domain/booking/booking-time.js';
 import { decideRescheduleBooking, type RescheduleBooking, type RescheduleBookingState } from '../../domain/booking/decide-reschedule-booking.js';
 import { notFound } from '../../domain/domain-error.js';
+import { findBlackoutsOverlapping } from '../../projections/blackouts/blackout-queries.js';
 import { findActiveOverlapping } from '../../projections/bookings/booking-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleBookingMove } from './handle-booking-move.js';
@@ -20,10 +21,14 @@ export async function rescheduleBooking(ctx: CommandContext, actor: Principal, i
     id,
     (state) => decideRescheduleBooking(command, state, actor, ctx.now()),
     async (db, { booking, resource }) => {
-      if (!booking || (command.startTime === undefined && command.endTime === undefined)) return { booking, resource, overlapping: [] };
+      if (!booking || (command.startTime === undefined && command.endTime === undefined)) return { booking, resource, overlapping: [], blackouts: [] };
       const start = command.startTime ?? instantOf(booking.startTime);
       const end = command.endTime ?? instantOf(booking.endTime);
-      return { booking, resource, overlapping: await findActiveOverlapping(db, booking.bookableResourceId, start, end) };
+      const [overlapping, blackouts] = await Promise.all([
+        findActiveOverlapping(db, booking.bookableResourceId, start, end),
+        findBlackoutsOverlapping(db, booking.workspace, start, end),
+      ]);
+      return { booking, resource, overlapping, blackouts };
     },
   );
   if (!booking) throw notFound('booking');

@@ -1,9 +1,11 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
+import type { Blackout } from '../blackout/blackout.js';
 import { forbidden, notFound } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
 import type { Booking } from './booking.js';
 import type { BookingCreated } from './booking-events.js';
+import { assertNoBlackout } from './blackout-refusal.js';
 import { assertBookingLimit, assertBookingPolicy } from './booking-policy.js';
 import { assertValidTimes } from './booking-time.js';
 import { assertNoConflicts, findConflicts } from './find-conflicts.js';
@@ -25,6 +27,8 @@ export type CreateBookingState = {
   overlapping: readonly Booking[];
   /** Active bookings of the booker on the resource (a count capped at the policy's limit is enough). */
   activeBookingsOfBooker: number;
+  /** Blackouts of the workspace that may overlap the booking (any resource; the decision picks). */
+  blackouts: readonly Blackout[];
 };
 
 /** Order of refusals: 400 times → 403 level → 404 resource → 422 policy → 409 conflict. */
@@ -35,6 +39,7 @@ export function decideCreateBooking(command: CreateBooking, state: CreateBooking
   if (!resource || resource.removed) throw notFound('resource');
   assertBookingPolicy(resource, command.startTime, command.endTime, now);
   assertBookingLimit(resource, state.activeBookingsOfBooker);
+  assertNoBlackout(state.blackouts, resource.id, command.startTime, command.endTime);
   assertNoConflicts(findConflicts(state.overlapping, command.startTime, command.endTime));
 
   const booking = newBooking({

@@ -1,9 +1,11 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
+import type { Blackout } from '../blackout/blackout.js';
 import { forbidden, invalidTransition, policyViolation } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
 import type { Booking } from './booking.js';
 import type { BookingRescheduled } from './booking-events.js';
+import { assertNoBlackout } from './blackout-refusal.js';
 import { assertBookerOrAdmin, visibleBooking } from './booking-access.js';
 import { assertBookingPolicy } from './booking-policy.js';
 import { assertValidTimes, instantOf, utcText } from './booking-time.js';
@@ -17,6 +19,8 @@ export type RescheduleBookingState = {
   resource: Resource | null;
   /** Active bookings of the resource that may overlap the new times. */
   overlapping: readonly Booking[];
+  /** Blackouts of the workspace that may overlap the new times. */
+  blackouts: readonly Blackout[];
 };
 
 /**
@@ -53,6 +57,7 @@ export function decideRescheduleBooking(
     assertValidTimes(start, end, now, startChanged);
     if (!state.resource) throw policyViolation('isActive', 'the resource no longer exists');
     assertBookingPolicy(state.resource, start, end, now, startChanged);
+    assertNoBlackout(state.blackouts, booking.bookableResourceId, start, end);
     assertNoConflicts(findConflicts(state.overlapping, start, end, booking.id));
     // New times need a new approval where the resource asks for approval.
     if (!state.resource.bookingPolicy.autoConfirm) status = 'pending';

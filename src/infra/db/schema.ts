@@ -1,3 +1,4 @@
+import type { BlackoutsTable } from './tables/blackouts.table.js';
 import type { BookingsArchiveTable, BookingsTable } from './tables/bookings.table.js';
 import type { ApplicationsTable, ProjectsTable, PublishersTable, PurchasesTable } from './tables/catalog.table.js';
 import type { DevicesTable, ZonesTable } from './tables/device-records.table.js';
@@ -27,4 +28,5 @@ export type DB = {
   purchases: PurchasesTable;
   utilization_bookings: UtilizationBookingsTable;
   scheduled_runs: ScheduledRunsTable;
+  blackouts: BlackoutsTable;
 };

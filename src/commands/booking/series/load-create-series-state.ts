@@ -3,15 +3,18 @@ import type { Principal } from '../../../domain/access/principal.js';
 import { seriesSlots, type CreateSeries, type CreateSeriesState } from '../../../domain/booking/series/decide-create-series.js';
 import type { Executor } from '../../../infra/db/database.js';
 import { countActiveBookingsOfBooker, findActiveOverlappingAny } from '../../../projections/bookings/booking-queries.js';
+import { findBlackoutsOverlappingAny } from '../../../projections/blackouts/blackout-queries.js';
 import { findResource } from '../../../projections/resources/resource-queries.js';
 
-/** The resource, the active bookings in the way of any occurrence, and the booker's count. */
+/** The resource, the active bookings and blackouts in the way of any occurrence, and the booker's count. */
 export async function loadCreateSeriesState(db: Executor, resourceId: string, actor: Principal, command: CreateSeries, now: Temporal.Instant): Promise<CreateSeriesState> {
   const resource = await findResource(db, resourceId);
   const limit = resource?.bookingPolicy.maxBookingsPerUser ?? null;
-  const [overlapping, activeBookingsOfBooker] = await Promise.all([
-    findActiveOverlappingAny(db, resourceId, seriesSlots(command, resource, actor, now)),
+  const slots = seriesSlots(command, resource, actor, now);
+  const [overlapping, activeBookingsOfBooker, blackouts] = await Promise.all([
+    findActiveOverlappingAny(db, resourceId, slots),
     limit === null ? 0 : countActiveBookingsOfBooker(db, resourceId, actor.sub, limit),
+    resource ? findBlackoutsOverlappingAny(db, resource.workspace, slots) : [],
   ]);
-  return { resource, overlapping, activeBookingsOfBooker };
+  return { resource, overlapping, activeBookingsOfBooker, blackouts };
 }
