@@ -5,6 +5,10 @@ import { utcTextOfEpochMs } from '../../domain/booking/booking-time.js';
 import { pageOf, type Page, type PageOf } from '../../domain/page.js';
 import type { Executor } from '../../infra/db/database.js';
 import type { BlackoutsTable } from '../../infra/db/tables/blackouts.table.js';
+import type { Booking } from '../../domain/booking/booking.js';
+import type { Resource } from '../../domain/resource/resource.js';
+import { rowToBooking } from '../bookings/booking-row.js';
+import { rowToResource } from '../resources/resource-row.js';
 
 export function rowToBlackout(row: Selectable<BlackoutsTable>): Blackout {
   return {
@@ -66,4 +70,32 @@ export async function listBlackouts(db: Executor, filter: BlackoutFilter, page: 
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return pageOf(rows.map(rowToBlackout), Number(count.total), page);
+}
+
+/** The registrations with these ids, removed ones included (each answers `removed`). */
+export async function findResourcesByIds(db: Executor, ids: readonly string[]): Promise<Resource[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('resources').selectAll().where('id', 'in', [...ids]).execute();
+  return rows.map(rowToResource);
+}
+
+/** The live registration ids of a workspace. */
+export async function findWorkspaceResourceIds(db: Executor, workspace: string): Promise<string[]> {
+  const rows = await db.selectFrom('resources').select('id').where('workspace', '=', workspace).where('deleted_at', 'is', null).execute();
+  return rows.map((r) => r.id);
+}
+
+/** Active bookings (series parents aside) of the workspace overlapping [from, to), on the resources named (null: every one). */
+export async function findActiveBookingsInBlackout(db: Executor, blackout: Blackout): Promise<Booking[]> {
+  const rows = await db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('workspace', '=', blackout.workspace)
+    .$if(blackout.resourceIds !== null, (q) => q.where('bookable_resource_id', 'in', blackout.resourceIds!))
+    .where(sql<boolean>`status in ('pending', 'confirmed') and not is_series_parent`)
+    .where(sql<boolean>`tstzrange(start_time, end_time, '[)') && tstzrange(${blackout.from}::timestamptz, ${blackout.to}::timestamptz, '[)')`)
+    .orderBy('start_time')
+    .orderBy('id')
+    .execute();
+  return rows.map(rowToBooking);
 }
