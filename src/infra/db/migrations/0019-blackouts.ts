@@ -32,7 +32,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create function refuse_booking_in_blackout() returns trigger language plpgsql as $$
     declare
       booking jsonb := new.data -> 'booking';
-      workspace uuid;
+      booking_workspace uuid;
       hit uuid;
     begin
       if booking is null or (booking ->> 'isSeriesParent')::boolean or booking ->> 'status' not in ('pending', 'confirmed') then
@@ -42,10 +42,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         and new.data ->> 'previousEndTime' = booking ->> 'endTime' then
         return new;
       end if;
-      workspace := (booking ->> 'workspace')::uuid;
-      perform pg_advisory_xact_lock_shared(blackout_lock_key(workspace));
+      booking_workspace := (booking ->> 'workspace')::uuid;
+      perform pg_advisory_xact_lock_shared(blackout_lock_key(booking_workspace));
       select id into hit from blackouts
-      where blackouts.workspace = refuse_booking_in_blackout.workspace
+      where blackouts.workspace = booking_workspace
         and tstzrange(from_time, to_time, '[)') && tstzrange((booking ->> 'startTime')::timestamptz, (booking ->> 'endTime')::timestamptz, '[)')
         and (resource_ids is null or (booking ->> 'bookableResourceId')::uuid = any(resource_ids))
       limit 1;
