@@ -189,20 +189,20 @@ describe('blackouts over HTTP (contract §17)', function () {
     it('lists the workspace blackouts for every level in the page envelope, filtered by time and resource', async () => {
       const a = await freshZone();
       const b = await freshZone();
-      const own = (await createBlackout({ resourceIds: [a.id], from: '2027-03-01T00:00:00Z', to: '2027-03-02T00:00:00Z' })).body;
-      const wide = (await createBlackout({ from: '2027-03-05T00:00:00Z', to: '2027-03-06T00:00:00Z' })).body;
+      const own = (await createBlackout({ resourceIds: [a.id], from: '2028-03-01T00:00:00Z', to: '2028-03-02T00:00:00Z' })).body;
+      const wide = (await createBlackout({ from: '2028-03-05T00:00:00Z', to: '2028-03-06T00:00:00Z' })).body;
       const list = (query: string, token = guest) => server.request('GET', `/booking/v1/blackouts?${query}`, { token });
-      const inMarch = await list('from=2027-03-01T00%3A00%3A00Z&to=2027-04-01T00%3A00%3A00Z');
+      const inMarch = await list('from=2028-03-01T00%3A00%3A00Z&to=2028-04-01T00%3A00%3A00Z');
       expect(inMarch.status, JSON.stringify(inMarch.body)).to.equal(200);
       expect(inMarch.body).to.include({ total: 2, count: 2, page: 1, pageCount: 1 });
       expect(inMarch.body.data.map((x: { id: string }) => x.id)).to.deep.equal([own.id, wide.id]);
-      const forB = await list(`from=2027-03-01T00%3A00%3A00Z&to=2027-04-01T00%3A00%3A00Z&bookableResourceId=${b.id}`, alice);
+      const forB = await list(`from=2028-03-01T00%3A00%3A00Z&to=2028-04-01T00%3A00%3A00Z&bookableResourceId=${b.id}`, alice);
       expect(forB.body.data.map((x: { id: string }) => x.id)).to.deep.equal([wide.id]);
-      const paged = await list('from=2027-03-01T00%3A00%3A00Z&to=2027-04-01T00%3A00%3A00Z&limit=1&page=2');
+      const paged = await list('from=2028-03-01T00%3A00%3A00Z&to=2028-04-01T00%3A00%3A00Z&limit=1&page=2');
       expect(paged.body).to.include({ total: 2, count: 1, page: 2, pageCount: 2 });
       expect(paged.body.data[0].id).to.equal(wide.id);
       const otherWorkspace = server.token({ level: 'LV2', workspace: randomUUID() });
-      expect((await list('from=2027-03-01T00%3A00%3A00Z&to=2027-04-01T00%3A00%3A00Z', otherWorkspace)).body.total).to.equal(0);
+      expect((await list('from=2028-03-01T00%3A00%3A00Z&to=2028-04-01T00%3A00%3A00Z', otherWorkspace)).body.total).to.equal(0);
       expect((await list('limit=101')).status).to.equal(400);
       expect((await list('bookableResourceId=nope')).status).to.equal(400);
     });
@@ -225,4 +225,65 @@ describe('blackouts over HTTP (contract §17)', function () {
       expect((await del('nope')).status).to.equal(400);
     });
   });
+});
+
+describe('a blackout racing bookings for the same time (contract §17)', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let admin: string;
+  let tokens: string[];
+  let counter = 0;
+
+  before(async () => {
+    server = await startTestServer();
+    setClock(server, monday);
+    admin = server.token({ level: 'LV2', sub: 'admin' });
+    tokens = Array.from({ length: 40 }, (_, i) => server.token({ level: 'LV4', sub: `racer-${i}` }));
+  });
+  after(() => server.stop());
+
+  const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+  const base = Date.parse('2027-02-01T00:00:00Z');
+
+  for (const cancelExisting of [false, true]) {
+    it(`never lets a booking stand inside the blackout unless it is in affected (cancelExisting ${cancelExisting})`, async () => {
+      const zones = await Promise.all(
+        [0, 1].map(async () => {
+          counter += 1;
+          const zoneId = `zone-race${counter}`;
+          return { zoneId, id: await registerZone(server, zoneId, { bookingPolicy: { maxAdvanceDays: 365 } }) };
+        }),
+      );
+      const day = base + counter * 86_400_000;
+      const blackout = { from: iso(day), to: iso(day + 86_400_000) };
+      // Each racer books its own hour of the blackout's day on one of the zones, so no two bookings conflict.
+      const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      // The creates start one after another around the blackout, so that some land before it, some after, some at once.
+      const creates = tokens.map((token, i) =>
+        pause(i * 4).then(() => server.request('POST', '/booking/v1/bookings', {
+          body: bookingBody(zones[i % 2]!.zoneId, iso(day + Math.floor(i / 2) * 3_600_000), iso(day + Math.floor(i / 2) * 3_600_000 + 1_800_000)),
+          token,
+        })),
+      );
+      const delayed = pause(60).then(() =>
+        server.request('POST', '/booking/v1/blackouts', { body: { resourceIds: zones.map((z) => z.id), ...blackout, reason: 'Race', cancelExisting }, token: admin }),
+      );
+      const [created, answers] = await Promise.all([delayed, Promise.all(creates)]);
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      for (const answer of answers) {
+        expect([201, 422], JSON.stringify(answer.body)).to.include(answer.status);
+        if (answer.status === 422) expect(answer.body).to.include({ policy: 'blackout', blackoutId: created.body.id });
+      }
+      const accepted = answers.filter((a) => a.status === 201).map((a) => a.body.id as string);
+      expect(created.body.affected).to.have.members(accepted);
+      const standing = await server.database.db
+        .selectFrom('bookings')
+        .select(['id', 'status'])
+        .where('bookable_resource_id', 'in', zones.map((z) => z.id))
+        .where('status', 'in', ['pending', 'confirmed'])
+        .execute();
+      if (cancelExisting) expect(standing).to.deep.equal([]);
+      else expect(standing.map((b) => b.id)).to.have.members(created.body.affected);
+    });
+  }
 });
