@@ -185,6 +185,26 @@ describe('blackouts over HTTP (contract §17)', function () {
     });
   });
 
+  describe('utilization', () => {
+    it('leaves the blacked-out minutes out of openMinutes, per resource and per day', async () => {
+      const { id } = await freshZone({ availability: { timeZone: 'UTC', hours: { monday: [{ start: '08:00', end: '18:00' }], tuesday: [{ start: '08:00', end: '18:00' }] } } });
+      const other = await freshZone();
+      // Monday 2027-04-05 10:00–12:00 on this resource, and the whole workspace on Tuesday from 17:00 to Wednesday.
+      expect((await createBlackout({ resourceIds: [id], from: '2027-04-05T10:00:00Z', to: '2027-04-05T12:00:00Z' })).status).to.equal(201);
+      expect((await createBlackout({ from: '2027-04-06T17:00:00Z', to: '2027-04-07T00:00:00Z' })).status).to.equal(201);
+      const query = `from=${encodeURIComponent('2027-04-05T00:00:00Z')}&to=${encodeURIComponent('2027-04-07T00:00:00Z')}&resourceId=${id}&resourceId=${other.id}&groupBy=day`;
+      const res = await server.request('GET', `/booking/v1/analytics/utilization?${query}`, { token: admin });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      const open = Object.fromEntries(res.body.rows.map((r: { resourceId: string; day: string; openMinutes: number }) => [`${r.resourceId === id ? 'room' : 'other'} ${r.day}`, r.openMinutes]));
+      expect(open).to.deep.equal({
+        'room 2027-04-05': 8 * 60,
+        'room 2027-04-06': 9 * 60,
+        'other 2027-04-05': 24 * 60,
+        'other 2027-04-06': 17 * 60,
+      });
+    });
+  });
+
   describe('listing and deleting', () => {
     it('lists the workspace blackouts for every level in the page envelope, filtered by time and resource', async () => {
       const a = await freshZone();
