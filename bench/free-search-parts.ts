@@ -61,7 +61,7 @@ try {
   const matching = await timed('findMatchingResources', repeat, () => findMatchingResources(db, query, actor.sub));
   const held = await timed('findHeldInWindows, one window', repeat, () => findHeldInWindows(db, workspace, [{ start: query.startTime, end: query.endTime }]));
   const candidates: FreeResourceCandidate[] = matching.map((c) => ({ ...c, bookings: held.get(c.resource.id) ?? [] }));
-  const search = { startTime: query.startTime, endTime: query.endTime, actor, now, quotas: [] };
+  const search = { startTime: query.startTime, endTime: query.endTime, actor, now, quotas: [], blackouts: [] };
   await timed(`findFreeResources on ${candidates.length} candidates`, repeat, () => findFreeResources(candidates, search, policyVerdictsOf(candidates)));
   const stackLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
@@ -73,7 +73,7 @@ try {
   const windows = await timed('seriesSlots (one expansion)', repeat, () => seriesSlots(series.command, matching[0]!.resource, actor, now));
   const seriesHeld = await timed(`findHeldInWindows, ${windows.length} windows`, repeat, () => findHeldInWindows(db, workspace, windows));
   const seriesCandidates = matching.map((c) => ({ ...c, bookings: seriesHeld.get(c.resource.id) ?? [] }));
-  const options = { includePartial: false, policyRefusal: policyVerdictsOf(seriesCandidates), quotaLedger: emptyQuotaLedger };
+  const options = { includePartial: false, policyRefusal: policyVerdictsOf(seriesCandidates), quotaLedger: emptyQuotaLedger, blackouts: [] };
   await timed(`findFreeForSeries on ${seriesCandidates.length} candidates`, 1, () => findFreeForSeries(seriesCandidates, series.command, actor, now, options));
   const onePerKey = [...new Map(seriesCandidates.map((c) => [c.policyKey, c])).values()];
   await timed(`findFreeForSeries on one candidate per policy key (${onePerKey.length})`, repeat, () => findFreeForSeries(onePerKey, series.command, actor, now, options));

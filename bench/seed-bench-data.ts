@@ -52,7 +52,7 @@ function created(resource: Resource, startMs: number, minutes: number, booker: s
   const start = Temporal.Instant.fromEpochMilliseconds(startMs);
   const event = decideCreateBooking(
     { id: randomUUID(), title: 'Seeded', startTime: start, endTime: start.add({ milliseconds: Math.round(minutes * 60_000) }) },
-    { resource, overlapping: [], activeBookingsOfBooker: 0, quotas: [] },
+    { resource, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [] },
     actor,
     now,
   );

@@ -117,7 +117,7 @@ function dayBookings(resource: Resource, eightMs: number, n: number, rnd: () => 
     const booker = `user-${Math.floor(rnd() * 400)}`;
     const actor: Principal = { sub: booker, workspace: resource.workspace, level: 4, groups: [], email: `${booker}@example.com` };
     const start = Temporal.Instant.fromEpochMilliseconds(startMs);
-    const event = decideCreateBooking({ id: randomUUID(), title: 'Meeting', startTime: start, endTime: start.add({ minutes: length }) }, { resource, overlapping: [], activeBookingsOfBooker: 0, quotas: [] }, actor, createdAt(startMs));
+    const event = decideCreateBooking({ id: randomUUID(), title: 'Meeting', startTime: start, endTime: start.add({ minutes: length }) }, { resource, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [] }, actor, createdAt(startMs));
     bookings.push(event.data.booking);
   }
   return bookings;

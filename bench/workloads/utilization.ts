@@ -70,7 +70,7 @@ async function seed(db: Database, workspace: string, today: Temporal.PlainDate):
       for (const [k, [time, minutes]] of slots.entries()) {
         const start = date.toZonedDateTime({ timeZone: zone, plainTime: time }).toInstant();
         const actor: Principal = { sub: `user-${(r + k) % 50}`, workspace, level: 4, groups: [], email: null };
-        const created = decideCreateBooking({ id: randomUUID(), title: 'Seeded', startTime: start, endTime: start.add({ minutes }) }, { resource, overlapping: [], activeBookingsOfBooker: 0, quotas: [] }, actor, start.subtract({ hours: 24 }));
+        const created = decideCreateBooking({ id: randomUUID(), title: 'Seeded', startTime: start, endTime: start.add({ minutes }) }, { resource, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [] }, actor, start.subtract({ hours: 24 }));
         const booking = created.data.booking;
         const [ended] = (d + k) % 5 === 0 ? decideNoShow(booking, resource, start.add({ minutes: 30 })) : decideCompletion(booking, start.add({ minutes }));
         events.push(created, ended!);

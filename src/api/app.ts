@@ -14,6 +14,7 @@ import { resourcesRouter } from './booking/resources-router.js';
 import { seriesRouter } from './booking/series-router.js';
 import { utilizationRouter } from './booking/utilization-router.js';
 import { webhooksRouter } from './booking/webhooks-router.js';
+import { blackoutsRouter } from './booking/blackouts-router.js';
 import { catalogRouter } from './catalog/catalog-router.js';
 import { healthRouter } from './health-router.js';
 import { jsonBodyParser } from './json-body-parser.js';
@@ -73,6 +74,7 @@ export function createApp(services: Services): Express {
   app.use('/booking/v1/bookings', bookingsRouter(services));
   app.use('/booking/v1/webhooks', webhooksRouter(services));
   app.use('/booking/v1/quotas', quotasRouter(services));
+  app.use('/booking/v1/blackouts', blackoutsRouter(services));
   app.use('/booking/v1/analytics', utilizationRouter(services));
 
   app.use(openApiDocsRouter(deviceArea));

@@ -19,6 +19,8 @@ export type BookingConflict = { bookingId: string; startTime: string; endTime: s
 export type DomainErrorDetails = {
   /** The violated policy field, for policy_violation. */
   policy?: string;
+  /** The blackout in the way, for policy_violation `blackout`. */
+  blackoutId?: string;
   /** The existing bookings in the way, for booking_conflict. */
   conflicts?: BookingConflict[];
   /** The quota a booking would exceed, for policy_violation `quota`. */

@@ -1,3 +1,4 @@
+import { blackoutsProjector } from './blackouts/blackouts-projector.js';
 import { bookingsProjector } from './bookings/bookings-projector.js';
 import type { Projector } from './projector.js';
 import { recordsProjector, repeatableRecordsProjector } from './records/records-projector.js';
@@ -10,7 +11,7 @@ import { utilizationProjector } from './utilization/utilization-projector.js';
  * Every read model kept inline with the event log, in the order they are applied; the store is
  * created with them (workers/projections/open-event-store.ts) and a rebuild replays the log through them.
  */
-export const projectors: readonly Projector[] = [resourcesProjector, bookingsProjector, timersProjector, recordsProjector, utilizationProjector, quotasProjector];
+export const projectors: readonly Projector[] = [resourcesProjector, bookingsProjector, timersProjector, recordsProjector, utilizationProjector, quotasProjector, blackoutsProjector];
 
 /**
  * The projectors that follow the log from a checkpointed runner with PROJECTIONS=async on the

@@ -67,6 +67,9 @@ const EXPECTED: Record<string, string[]> = {
   '/booking/v1/bookings/series/{parentId}': ['patch'],
   '/booking/v1/webhooks/dead-letters': ['get'],
   '/booking/v1/webhooks/dead-letters/{id}/redeliver': ['post'],
+  // contract §17
+  '/booking/v1/blackouts': ['get', 'post'],
+  '/booking/v1/blackouts/{id}': ['delete'],
   // contract §13
   '/booking/v1/bookings/{id}/history': ['get'],
   '/booking/v1/resources/{id}/history': ['get'],

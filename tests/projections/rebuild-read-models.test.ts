@@ -62,11 +62,18 @@ describe('rebuilding the read models from the log', function () {
     setClock(server, '2027-03-01T00:00:00Z');
     expect(await archiveBookings(server.services, Temporal.Instant.from('2027-02-01T00:00:00Z'))).to.deep.equal({ archived: 2 });
     setClock(server, '2027-01-04T08:00:00Z');
+    // Blackouts: one kept (cancelling a booking), one of the whole workspace, one deleted.
+    const closing = { from: '2027-01-06T00:00:00Z', to: '2027-01-07T00:00:00Z', reason: 'Closed' };
+    expect((await server.request('POST', '/booking/v1/blackouts', { body: { resourceIds: [desk], ...closing, cancelExisting: true } })).body.affected).to.have.length(1);
+    expect((await server.request('POST', '/booking/v1/blackouts', { body: { from: '2027-05-01T00:00:00Z', to: '2027-05-02T00:00:00Z', reason: 'Holiday' } })).status).to.equal(201);
+    const deleted = await server.request('POST', '/booking/v1/blackouts', { body: { resourceIds: [room], ...closing } });
+    expect((await server.request('DELETE', `/booking/v1/blackouts/${deleted.body.id}`)).status).to.equal(204);
 
     const live = await snapshot();
     expect(live.bookings_archive).to.have.length(2);
     expect(live.resources).to.have.length(3);
     expect(live.quotas).to.have.length(1);
+    expect(live.blackouts).to.have.length(2);
     expect(live.timers).to.not.be.empty;
     expect(live.bookings!.length).to.be.greaterThan(8);
     expect(live.timers!.length).to.be.greaterThan(5);

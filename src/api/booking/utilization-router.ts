@@ -6,9 +6,11 @@ import { assertCanAnalyseResource, assertCanReadUtilization } from '../../domain
 import { periodBoundaries, utilizationPeriods, type UtilizationGrouping } from '../../domain/analytics/utilization-periods.js';
 import { utilizationRowJson } from '../../domain/analytics/utilization-row.js';
 import type { Principal } from '../../domain/access/principal.js';
+import { coversResource, type Blackout } from '../../domain/blackout/blackout.js';
 import { utcText } from '../../domain/booking/booking-time.js';
 import { invalidRequest } from '../../domain/domain-error.js';
 import type { Executor } from '../../infra/db/database.js';
+import { findBlackoutsOverlapping } from '../../projections/blackouts/blackout-queries.js';
 import { findAnalysedBookings, findAnalysedResources, listAnalysedResources, type AnalysedResource } from '../../projections/utilization/utilization-queries.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
@@ -31,6 +33,12 @@ async function analysedResources(db: Executor, actor: Principal, asked: string |
   });
 }
 
+/** The blackouts overlapping [from, to) of each workspace the resources belong to. */
+async function blackoutsOfWorkspaces(db: Executor, resources: readonly AnalysedResource[], from: Temporal.Instant, to: Temporal.Instant): Promise<Map<string, Blackout[]>> {
+  const workspaces = [...new Set(resources.map((r) => r.workspace))];
+  return new Map(await Promise.all(workspaces.map(async (w) => [w, await findBlackoutsOverlapping(db, w, from, to)] as const)));
+}
+
 /** GET /analytics/utilization (contract §14): open and booked minutes per resource, or per resource and day. */
 export function utilizationRouter(services: Services): Router {
   const router = Router();
@@ -45,13 +53,20 @@ export function utilizationRouter(services: Services): Router {
 
     const periods = utilizationPeriods(from, to, query.groupBy ?? 'resource', timeZone);
     const boundaries = periodBoundaries(periods);
-    const bookings = await findAnalysedBookings(services.db, resources.map((r) => r.id), boundaries[0]!, boundaries.at(-1)!);
-    // Resources sharing their hours (the usual case) share the open minutes' computation.
+    const [bookings, blackouts] = await Promise.all([
+      findAnalysedBookings(services.db, resources.map((r) => r.id), boundaries[0]!, boundaries.at(-1)!),
+      blackoutsOfWorkspaces(services.db, resources, Temporal.Instant.fromEpochMilliseconds(boundaries[0]!), Temporal.Instant.fromEpochMilliseconds(boundaries.at(-1)!)),
+    ]);
+    // Resources sharing their hours and blackouts (the usual case) share the open minutes' computation.
     const openByHours = new Map<string, number[]>();
     const openMinutesOf = (resource: AnalysedResource) => {
-      const key = JSON.stringify(resource.availability);
+      const closed = (blackouts.get(resource.workspace) ?? []).filter((b) => coversResource(b, resource.id));
+      const key = JSON.stringify([resource.availability, closed.map((b) => b.id)]);
       let open = openByHours.get(key);
-      if (!open) openByHours.set(key, (open = openMinutesPerPeriod(resource.availability, periods)));
+      if (!open) {
+        const spans = closed.map((b) => ({ startMs: Date.parse(b.from), endMs: Date.parse(b.to) }));
+        openByHours.set(key, (open = openMinutesPerPeriod(resource.availability, periods, spans)));
+      }
       return open;
     };
     const rows = resources.flatMap((resource) => {

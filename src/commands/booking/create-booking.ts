@@ -28,7 +28,7 @@ export type CreateBookingInput = {
   workspace?: string;
 };
 
-const unregistered: CreateBookingState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, quotas: [] };
+const unregistered: CreateBookingState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [] };
 
 /**
  * Books on the registration's stream. Without a registration the decider refuses in its own order

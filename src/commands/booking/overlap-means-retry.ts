@@ -1,7 +1,10 @@
 /**
  * The read model's exclusion constraint refused an overlap that the state we decided on did not
- * show (a writer outside the stream's revision check): reload and decide again, which answers 409.
+ * show (a writer outside the stream's revision check), or the append's blackout guard (migration
+ * 0019) found a blackout committed after the state was read: reload and decide again, which
+ * answers 409 or 422 policy blackout.
  */
 export function overlapMeansRetry(error: { code?: string; constraint?: string }): 'retry' | undefined {
-  return error.code === '23P01' && error.constraint === 'bookings_no_overlap' ? 'retry' : undefined;
+  if (error.code === '23P01' && error.constraint === 'bookings_no_overlap') return 'retry';
+  return error.code === '23514' && error.constraint === 'bookings_outside_blackouts' ? 'retry' : undefined;
 }

@@ -4,6 +4,7 @@ import { instantOf, parseClientInstant } from '../../domain/booking/booking-time
 import { decideRescheduleBooking, type RescheduleBooking, type RescheduleBookingState } from '../../domain/booking/decide-reschedule-booking.js';
 import { occupiedRangesOf } from '../../domain/booking/occupied-range.js';
 import { notFound } from '../../domain/domain-error.js';
+import { findBlackoutsOverlapping } from '../../projections/blackouts/blackout-queries.js';
 import { findActiveOverlapping } from '../../projections/bookings/booking-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleBookingMove } from './handle-booking-move.js';
@@ -24,16 +25,17 @@ export async function rescheduleBooking(ctx: CommandContext, actor: Principal, i
     id,
     (state) => decideRescheduleBooking(command, state, actor, ctx.now()),
     async (db, { booking, resource }) => {
-      if (!booking || (command.startTime === undefined && command.endTime === undefined)) return { booking, resource, overlapping: [] };
+      if (!booking || (command.startTime === undefined && command.endTime === undefined)) return { booking, resource, overlapping: [], blackouts: [] };
       const start = command.startTime ?? instantOf(booking.startTime);
       const end = command.endTime ?? instantOf(booking.endTime);
       // The new times occupy with the buffers in force, as the decision will.
       const [occupied] = occupiedRangesOf([{ start, end }], resource);
-      const [overlapping, quotas] = await Promise.all([
+      const [overlapping, quotas, blackouts] = await Promise.all([
         findActiveOverlapping(db, booking.bookableResourceId, occupied!.start, occupied!.end),
         findQuotaUsages(db, booking.workspace, booking.bookerProfileId, start, booking.id),
+        findBlackoutsOverlapping(db, booking.workspace, start, end),
       ]);
-      return { booking, resource, overlapping, quotas };
+      return { booking, resource, overlapping, quotas, blackouts };
     },
     {
       // The booker's hold, on the times the decision checked (those of the command, or the booking's).

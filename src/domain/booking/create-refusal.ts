@@ -1,11 +1,13 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
 import { forbidden, notFound, type DomainError } from '../domain-error.js';
+import type { Blackout } from '../blackout/blackout.js';
 import { quotaRefusal, quotaViolation } from '../quota/quota-refusal.js';
 import type { QuotaUsage } from '../quota/quota-usage.js';
 import type { Resource } from '../resource/resource.js';
 import type { HeldBooking } from './booking.js';
 import { bookingLimitRefusal, bookingPolicyRefusal } from './booking-policy.js';
+import { blackoutRefusal, blackoutViolation } from './blackout-refusal.js';
 import { bookerRefusal, type NamedBooker } from './booker.js';
 import { timesRefusal } from './booking-time.js';
 import { conflictRefusal, findConflicts, hasConflict } from './find-conflicts.js';
@@ -24,6 +26,8 @@ export type CreateBookingState = {
   activeBookingsOfBooker: number;
   /** The quotas that apply (others may be among them), each with the booker's usage in its period that contains the start. */
   quotas: readonly QuotaUsage[];
+  /** Blackouts of the workspace that may overlap the booking (any resource; the decision picks). */
+  blackouts: readonly Blackout[];
 };
 
 /** The resource's own rules for the times: pure in the resource's isActive, policy and availability, so a search may remember it per policy. */
@@ -41,8 +45,8 @@ export type RefusalOptions = {
 /**
  * The one verdict on a create, shared by POST /bookings and the free search (contract §16): the
  * first refusal in the contract's order (400 times → 403 level and booking on behalf → 404
- * resource → 422 policy → 409 conflict with the occupied range, buffers included), or null when
- * the booking would be accepted.
+ * resource → 422 policy: the resource's own, maxBookingsPerUser, blackout, quota → 409 conflict
+ * with the occupied range, buffers included), or null when the booking would be accepted.
  */
 export function createRefusal(command: CreateTimes, state: CreateBookingState, actor: Principal, now: Temporal.Instant, options: RefusalOptions = {}): DomainError | null {
   const callerChecks = options.callerChecks ?? true;
@@ -55,12 +59,12 @@ export function createRefusal(command: CreateTimes, state: CreateBookingState, a
   if (!resource || resource.removed) return notFound('resource');
   const policy = (options.policyRefusal ?? bookingPolicyRefusal)(resource, command.startTime, command.endTime, now);
   if (policy) return policy;
-  if (callerChecks) {
-    const limit = bookingLimitRefusal(resource, state.activeBookingsOfBooker);
-    if (limit) return limit;
-    const quota = quotaRefusal(state.quotas, resource, command.startTime, command.endTime);
-    if (quota) return quotaViolation(quota);
-  }
+  const limit = callerChecks ? bookingLimitRefusal(resource, state.activeBookingsOfBooker) : null;
+  if (limit) return limit;
+  const blackout = blackoutRefusal(state.blackouts, resource.id, command.startTime, command.endTime);
+  if (blackout) return blackoutViolation(blackout);
+  const quota = callerChecks ? quotaRefusal(state.quotas, resource, command.startTime, command.endTime) : null;
+  if (quota) return quotaViolation(quota);
   return conflictRefusal(findConflicts(state.overlapping, occupiedRange(command.startTime, command.endTime, buffersOf(resource))));
 }
 

@@ -1,9 +1,11 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
+import type { Blackout } from '../blackout/blackout.js';
 import { forbidden, invalidTransition, policyViolation } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
 import type { Booking } from './booking.js';
 import type { BookingRescheduled } from './booking-events.js';
+import { assertNoBlackout } from './blackout-refusal.js';
 import { assertBookerOrAdmin, visibleBooking } from './booking-access.js';
 import { assertBookingPolicy } from './booking-policy.js';
 import { assertValidTimes, instantOf, utcText } from './booking-time.js';
@@ -22,6 +24,8 @@ export type RescheduleBookingState = {
   overlapping: readonly Booking[];
   /** The workspace's quotas with the booker's usage in each one's period containing the new start, the booking itself left out. */
   quotas?: readonly QuotaUsage[];
+  /** Blackouts of the workspace that may overlap the new times. */
+  blackouts: readonly Blackout[];
 };
 
 /**
@@ -59,6 +63,7 @@ export function decideRescheduleBooking(
     assertValidTimes(start, end, now, startChanged);
     if (!state.resource) throw policyViolation('isActive', 'the resource no longer exists');
     assertBookingPolicy(state.resource, start, end, now, startChanged);
+    assertNoBlackout(state.blackouts, booking.bookableResourceId, start, end);
     assertWithinQuotas(state.quotas ?? [], state.resource, start, end);
     // New times are a new decision: they take the buffers of the policy in force (contract §17).
     buffers = buffersOf(state.resource);

@@ -1,3 +1,4 @@
+import { blackoutEventBody } from '../blackout/blackout-event-envelope.js';
 import { recordEventBody } from '../records/record-event-envelope.js';
 import { resourceEventBody } from '../resource/resource-event-envelope.js';
 import { isBookingEvent, publishedEventName, type BookingEvent } from './booking-events.js';
@@ -77,14 +78,14 @@ function bookingEventBody(event: { type: string; data: Record<string, unknown> }
  */
 export function toEventEnvelope(recorded: StoredEvent): EventEnvelope | null {
   const event = { type: recorded.type, data: recorded.data };
-  const body = bookingEventBody(event) ?? resourceEventBody(event) ?? recordEventBody(event);
+  const body = bookingEventBody(event) ?? resourceEventBody(event) ?? recordEventBody(event) ?? blackoutEventBody(event);
   if (!body) return null;
   const { event: name, timestamp, workspace, data } = body;
   return { id: recorded.id, event: name, timestamp, workspace, position: Number(recorded.globalPosition), data };
 }
 
 /**
- * The zone or device id an envelope is about (device/zone deletions: the record's own id). It is
+ * The zone or device id an envelope is about (device/zone deletions and blackouts: the record's own id). It is
  * the Kafka key, so that a resource's events share a partition and keep their order.
  */
 export function envelopeKey(envelope: EventEnvelope): string {

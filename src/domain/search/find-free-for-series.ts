@@ -3,6 +3,7 @@ import type { Principal } from '../access/principal.js';
 import { createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
 import { admitSeries, decideCreateSeries, type CreateSeries, type CreateSeriesState } from '../booking/series/decide-create-series.js';
 import { DomainError } from '../domain-error.js';
+import type { Blackout } from '../blackout/blackout.js';
 import type { QuotaLedger } from '../quota/quota-refusal.js';
 import type { Resource } from '../resource/resource.js';
 import { compareCandidates, type FreeResourceCandidate } from './free-resource-candidate.js';
@@ -53,7 +54,7 @@ export function findFreeForSeries(
   command: CreateSeries,
   actor: Principal,
   now: Temporal.Instant,
-  options: { includePartial: boolean; policyRefusal: PolicyRefusal; quotaLedger: QuotaLedger },
+  options: { includePartial: boolean; policyRefusal: PolicyRefusal; quotaLedger: QuotaLedger; blackouts: readonly Blackout[] },
 ): FreeForSeries {
   const decider = deciderOf(actor);
   const free: Resource[] = [];
@@ -64,6 +65,7 @@ export function findFreeForSeries(
       overlapping: candidate.bookings,
       activeBookingsOfBooker: actor.level === 5 ? 0 : candidate.activeBookingsOfBooker,
       quotaLedger: options.quotaLedger,
+      blackouts: options.blackouts,
     };
     try {
       decideCreateSeries(command, state, decider, now);

@@ -1,6 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
 import { isCreateAccepted, type PolicyRefusal } from '../booking/create-refusal.js';
+import type { Blackout } from '../blackout/blackout.js';
 import type { QuotaUsage } from '../quota/quota-usage.js';
 import type { Resource } from '../resource/resource.js';
 import { compareCandidates, type FreeResourceCandidate } from './free-resource-candidate.js';
@@ -13,11 +14,13 @@ export type FreeSearch = {
   now: Temporal.Instant;
   /** The workspace's quotas with the caller's usage in the period of the start (contract §17). */
   quotas: readonly QuotaUsage[];
+  /** The workspace's blackouts around the searched times (contract §17). */
+  blackouts: readonly Blackout[];
 };
 
 /** Whether POST /bookings of [start, end) on the candidate would be accepted: the create's own verdict. */
 export function isFreeFor(candidate: FreeResourceCandidate, search: FreeSearch, policyRefusal: PolicyRefusal, start = search.startTime, end = search.endTime): boolean {
-  const state = { resource: candidate.resource, overlapping: candidate.bookings, activeBookingsOfBooker: candidate.activeBookingsOfBooker, quotas: search.quotas };
+  const state = { resource: candidate.resource, overlapping: candidate.bookings, activeBookingsOfBooker: candidate.activeBookingsOfBooker, quotas: search.quotas, blackouts: search.blackouts };
   // A guest (LV5) cannot book: the search skips what depends on the caller (contract §16).
   return isCreateAccepted({ startTime: start, endTime: end }, state, search.actor, search.now, { policyRefusal, callerChecks: search.actor.level !== 5 });
 }

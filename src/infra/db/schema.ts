@@ -1,3 +1,4 @@
+import type { BlackoutsTable } from './tables/blackouts.table.js';
 import type { BookingsArchiveTable, BookingsTable } from './tables/bookings.table.js';
 import type { CalendarFeedsTable } from './tables/calendar-feeds.table.js';
 import type { ApplicationsTable, ProjectsTable, PublishersTable, PurchasesTable } from './tables/catalog.table.js';
@@ -33,4 +34,5 @@ export type DB = {
   zone_ancestry: ZoneAncestryTable;
   calendar_feeds: CalendarFeedsTable;
   quotas: QuotasTable;
+  blackouts: BlackoutsTable;
 };

@@ -54,6 +54,9 @@ export type AppendOptions<Trx> = { inTransaction?: InTransaction<Trx> };
 
 export type AppendResult = { nextExpectedRevision: number; events: RecordedEvent[] };
 
+/** One append inside a unit of work (`appendInOneTransaction`): its events, recorded and projected. */
+export type AppendInTransaction = (streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision) => Promise<RecordedEvent[]>;
+
 /** The store of the event log; every append also runs the projections it was created with. */
 export type EventStore<Trx = unknown> = {
   appendToStream(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision, options?: AppendOptions<Trx>): Promise<AppendResult>;
@@ -71,6 +74,13 @@ export type EventStore<Trx = unknown> = {
    * keep a subscription open for it between reads.
    */
   readAll(options: { after: LogPosition; maxCount: number; follower?: string }): Promise<RecordedEvent[]>;
+  /**
+   * A unit of work over several streams, for a store whose appends are PostgreSQL transactions:
+   * `work` runs in one transaction, may read and lock there, and appends to any streams through
+   * `append`, each with its own expected revision (chained and projected as any append). Everything
+   * commits together or nothing does; a stale revision throws WrongExpectedRevisionError.
+   */
+  appendInOneTransaction?<T>(work: (trx: Trx, append: AppendInTransaction) => Promise<T>): Promise<T>;
   /**
    * Where the log ends (its last event), or null when it is empty. Set by a store whose appends
    * are no PostgreSQL transactions (EventStoreDB): checks run in an append's transaction see the

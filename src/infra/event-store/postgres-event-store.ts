@@ -225,6 +225,20 @@ export function createPostgresEventStore(db: Database, { projections }: Postgres
       return result;
     },
 
+    appendInOneTransaction(work) {
+      return db.transaction().execute((trx) =>
+        work(trx, async (streamId, events, expectedRevision) => {
+          if (events.length === 0) throw new Error('an append needs at least one event');
+          // A failed claim aborts the transaction: the error rolls back every append of the work.
+          const rows = await appendEvents(trx, streamId, events, expectedRevision);
+          if (!rows) throw new WrongExpectedRevisionError(streamId, expectedRevision, null);
+          const recorded = rows.map(toRecorded).sort((a, b) => a.streamRevision - b.streamRevision);
+          await projectEvents(projections, trx, recorded);
+          return recorded;
+        }),
+      );
+    },
+
     async readStream(streamId, options = {}) {
       const rows = await db
         .selectFrom('events')

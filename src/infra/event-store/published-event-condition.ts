@@ -21,6 +21,8 @@ const conditionOf: Record<string, RawBuilder<boolean>> = {
   'resource.remove': sql<boolean>`(event_type = 'ResourceRemoved' and ${carriesResource})`,
   'device.delete': sql<boolean>`event_type = 'DeviceDeleted'`,
   'zone.delete': sql<boolean>`event_type = 'ZoneDeleted'`,
+  'blackout.create': sql<boolean>`event_type = 'BlackoutCreated'`,
+  'blackout.delete': sql<boolean>`event_type = 'BlackoutDeleted'`,
 };
 
 /** Every name an event is published under (contract §8, §14). */
@@ -31,7 +33,7 @@ export function publishedUnder(names: readonly string[]): RawBuilder<boolean> {
   return sql<boolean>`(${sql.join(names.map((name) => conditionOf[name]!), sql` or `)})`;
 }
 
-/** The events of a workspace, wherever each kind keeps it: its booking, its resource, or its own data. */
+/** The events of a workspace, wherever each kind keeps it: its booking, its resource, its blackout, or its own data. */
 export function ofWorkspace(workspace: string): RawBuilder<boolean> {
-  return sql<boolean>`coalesce(data -> 'booking' ->> 'workspace', data -> 'resource' ->> 'workspace', data ->> 'workspace') = ${workspace}`;
+  return sql<boolean>`coalesce(data -> 'booking' ->> 'workspace', data -> 'resource' ->> 'workspace', data -> 'blackout' ->> 'workspace', data ->> 'workspace') = ${workspace}`;
 }

@@ -10,5 +10,21 @@ export function countAppendedEvents<Trx>(eventStore: EventStore<Trx>, counter: C
       for (const event of result.events) counter.inc({ type: event.type });
       return result;
     },
+    ...(eventStore.appendInOneTransaction && {
+      appendInOneTransaction(work) {
+        // Counted once the unit of work has committed: a rolled-back append added nothing to the log.
+        const appended: string[] = [];
+        return eventStore.appendInOneTransaction!(async (trx, append) =>
+          work(trx, async (...args) => {
+            const events = await append(...args);
+            appended.push(...events.map((e) => e.type));
+            return events;
+          }),
+        ).then((result) => {
+          for (const type of appended) counter.inc({ type });
+          return result;
+        });
+      },
+    }),
   };
 }

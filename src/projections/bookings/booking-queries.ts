@@ -1,5 +1,6 @@
 import { sql, type SqlBool } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
+import type { Blackout } from '../../domain/blackout/blackout.js';
 import type { Booking, BookingStatus } from '../../domain/booking/booking.js';
 import { activeStatuses } from '../../domain/booking/booking.js';
 import type { Resource } from '../../domain/resource/resource.js';
@@ -9,6 +10,8 @@ import { compileOnce, holesOf, type Holes } from '../../infra/db/sql-template.js
 import type { ArchivedBookingRow, BookingRow } from '../../infra/db/tables/bookings.table.js';
 import type { ResourceRow } from '../../infra/db/tables/resources.table.js';
 import { pageOf, type Page, type PageOf } from '../../domain/page.js';
+import { rowToBlackout } from '../blackouts/blackout-queries.js';
+import type { BlackoutsTable } from '../../infra/db/tables/blackouts.table.js';
 import { rowToResource } from '../resources/resource-row.js';
 import { archivedRowToBooking, jsonRowToBooking, rowToBooking, type BookingJsonRow } from './booking-row.js';
 
@@ -74,6 +77,8 @@ export type BookingCreateState = {
   activeBookingsOfBooker: number;
   /** Every quota of the resource's workspace (read here, so a create without quotas costs no round trip more). */
   workspaceQuotas: Quota[];
+  /** The blackouts covering it that overlap [from, to). */
+  blackouts: Blackout[];
 };
 
 type CreateStateArgs = { streamId: string; resourceId: string; booker: string; from: string; to: string };
@@ -84,6 +89,7 @@ type CreateStateRow = Omit<ResourceRow, 'id'> & {
   overlapping: BookingJsonRow[];
   active_of_booker: string;
   workspace_quotas: Quota[];
+  blackouts: BlackoutsTable[];
 };
 
 /** A buffer of the joined resource's policy (none in a policy stored before buffers existed). */
@@ -106,7 +112,11 @@ function createStateStatement(rangeIsEmpty: boolean) {
             select 1 from bookings
             where booker_profile_id = ${p.booker} and bookable_resource_id = ${p.resourceId} and ${holdsSlot}
             limit (resources.booking_policy->>'maxBookingsPerUser')::bigint) as held) end as active_of_booker,
-        (select coalesce(json_agg(quota order by created_at, id), '[]') from quotas where workspace = resources.workspace) as workspace_quotas
+        (select coalesce(json_agg(quota order by created_at, id), '[]') from quotas where workspace = resources.workspace) as workspace_quotas,
+        (select coalesce(json_agg(covering order by from_time, id), '[]') from (
+          select * from blackouts
+          where workspace = resources.workspace and (resource_ids is null or resources.id = any(resource_ids))
+            and ${rangeIsEmpty ? sql`false` : sql`tstzrange(from_time, to_time, '[)') && tstzrange(${p.from}::timestamptz, ${p.to}::timestamptz, '[)')`}) as covering) as blackouts
       from (select 1 as one) as constant
       left join resources on resources.id = ${p.resourceId} and resources.deleted_at is null`);
 }
@@ -131,14 +141,15 @@ export async function findBookingCreateState(
   const statement = from.epochMilliseconds >= to.epochMilliseconds ? createState.empty : createState.overlapping;
   const args: CreateStateArgs = { streamId, resourceId: bookableResourceId, booker, from: from.toString(), to: to.toString() };
   const { rows } = await db.executeQuery<CreateStateRow>(statement.fill(args));
-  const { command_stream_revision: streamRevision, overlapping: bookings, active_of_booker: activeOfBooker, workspace_quotas: workspaceQuotas, ...resource } = rows[0]!;
-  if (resource.id === null) return { streamRevision, resource: null, overlapping: [], activeBookingsOfBooker: 0, workspaceQuotas: [] };
+  const { command_stream_revision: streamRevision, overlapping: bookings, active_of_booker: activeOfBooker, workspace_quotas: workspaceQuotas, blackouts, ...resource } = rows[0]!;
+  if (resource.id === null) return { streamRevision, resource: null, overlapping: [], activeBookingsOfBooker: 0, workspaceQuotas: [], blackouts: [] };
   return {
     streamRevision,
     resource: rowToResource(resource as ResourceRow),
     overlapping: bookings.map(jsonRowToBooking),
     activeBookingsOfBooker: Number(activeOfBooker),
     workspaceQuotas,
+    blackouts: blackouts.map(rowToBlackout),
   };
 }
 

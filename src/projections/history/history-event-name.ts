@@ -1,3 +1,4 @@
+import { blackoutEventTypes, publishedBlackoutEventName, type BlackoutEvent } from '../../domain/blackout/blackout-events.js';
 import { bookingEventTypes, publishedEventName, type BookingEvent } from '../../domain/booking/booking-events.js';
 import { resourceEventName } from '../../domain/resource/resource-event-envelope.js';
 import { resourceEventTypes, type ResourceEvent } from '../../domain/resource/resource-events.js';
@@ -16,5 +17,6 @@ const unpublishedEventNames: Record<string, string> = {
 export function historyEventName(event: { type: string; data: Record<string, unknown> }): string {
   if (bookingEventTypes.has(event.type)) return publishedEventName[event.type as BookingEvent['type']];
   if (resourceEventTypes.has(event.type)) return resourceEventName(event as ResourceEvent);
+  if (blackoutEventTypes.has(event.type)) return publishedBlackoutEventName[event.type as BlackoutEvent['type']];
   return unpublishedEventNames[event.type] ?? event.type;
 }

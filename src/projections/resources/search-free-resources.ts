@@ -10,6 +10,7 @@ import { suggestWindows, type Suggestion } from '../../domain/search/suggest-win
 import type { Resource } from '../../domain/resource/resource.js';
 import { emptyQuotaLedger } from '../../domain/quota/quota-refusal.js';
 import type { Executor } from '../../infra/db/database.js';
+import { findBlackoutsOverlapping, findBlackoutsOverlappingAny } from '../blackouts/blackout-queries.js';
 import { findQuotaLedger, findQuotaUsages } from '../quotas/quota-queries.js';
 import { findHeldInWindows, findMatchingResources, type FreeResourceFilter, type Window } from './free-resource-candidates.js';
 
@@ -64,24 +65,26 @@ export async function searchFreeResources(db: Executor, actor: Principal, query:
     const { command, includePartial } = query.series;
     const windows = seriesWindows(matching, command, actor, now);
     // A guest cannot book: quotas, which count the caller's bookings, are skipped for it (contract §16).
-    const [candidates, quotaLedger] = await Promise.all([
+    const [candidates, quotaLedger, blackouts] = await Promise.all([
       withHeld(db, query.workspace, matching, windows),
       actor.level === 5 || windows.length === 0 ? emptyQuotaLedger : findQuotaLedger(db, query.workspace, actor.sub, windows.map((w) => w.start)),
+      findBlackoutsOverlappingAny(db, query.workspace, windows),
     ]);
-    const found = findFreeForSeries(candidates, command, actor, now, { includePartial, policyRefusal: policyVerdictsOf(candidates), quotaLedger });
+    const found = findFreeForSeries(candidates, command, actor, now, { includePartial, policyRefusal: policyVerdictsOf(candidates), quotaLedger, blackouts });
     return { ...found, suggestions: null };
   }
-  const [candidates, quotas] = await Promise.all([
+  // Suggestions start on from's calendar day and last as long as the window asked: this window holds them and the one asked.
+  const day = calendarDay(query.startTime.toZonedDateTimeISO(query.timeZone).toPlainDate(), query.timeZone);
+  const dayWindow = { start: day.start, end: day.end.add(query.startTime.until(query.endTime)) };
+  const [candidates, quotas, blackouts] = await Promise.all([
     withHeld(db, query.workspace, matching, [{ start: query.startTime, end: query.endTime }]),
     actor.level === 5 ? [] : findQuotaUsages(db, query.workspace, actor.sub, query.startTime),
+    findBlackoutsOverlapping(db, query.workspace, dayWindow.start, dayWindow.end),
   ]);
-  const search: FreeSearch = { startTime: query.startTime, endTime: query.endTime, actor, now, quotas };
+  const search: FreeSearch = { startTime: query.startTime, endTime: query.endTime, actor, now, quotas, blackouts };
   const policyRefusal = policyVerdictsOf(candidates);
   const { free, taken } = findFreeResources(candidates, search, policyRefusal);
   if (free.length >= query.limit || taken.length === 0) return { free, partlyFree: [], suggestions: free.length >= query.limit ? null : [] };
-  // Suggestions start on from's calendar day and last as long as the window asked.
-  const day = calendarDay(query.startTime.toZonedDateTimeISO(query.timeZone).toPlainDate(), query.timeZone);
-  const dayWindow = { start: day.start, end: day.end.add(query.startTime.until(query.endTime)) };
   const takenWithDay = await withHeld(db, query.workspace, taken, [dayWindow], taken.map((t) => t.resource.id));
   return { free, partlyFree: [], suggestions: suggestWindows(takenWithDay, search, query.timeZone, policyRefusal) };
 }

@@ -18,7 +18,7 @@ const command = (extra: Partial<CreateBooking> = {}): CreateBooking => ({
   endTime: at('2027-01-05T10:00:00Z'),
   ...extra,
 });
-const createState = (extra: Partial<CreateBookingState> = {}): CreateBookingState => ({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0, quotas: [], ...extra });
+const createState = (extra: Partial<CreateBookingState> = {}): CreateBookingState => ({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [], ...extra });
 const buffered = (before: number, after: number) => resource({ bufferBeforeMinutes: before, bufferAfterMinutes: after });
 
 describe('buffers: a new booking occupies its times widened by the resource’s buffers', () => {
@@ -68,7 +68,7 @@ describe('buffers: a new booking occupies its times widened by the resource’s 
 
 describe('buffers when rescheduling', () => {
   const moved = { startTime: at('2027-01-05T11:00:00Z'), endTime: at('2027-01-05T12:00:00Z') };
-  const state = (extra: Partial<RescheduleBookingState> = {}): RescheduleBookingState => ({ booking: booking(), resource: resource(), overlapping: [], ...extra });
+  const state = (extra: Partial<RescheduleBookingState> = {}): RescheduleBookingState => ({ booking: booking(), resource: resource(), overlapping: [], blackouts: [], ...extra });
 
   it('refuses new times whose occupied range meets a neighbour’s (409)', () => {
     const neighbour = booking({ startTime: '2027-01-05T12:10:00Z', endTime: '2027-01-05T13:00:00Z' });
@@ -103,35 +103,35 @@ describe('buffers in a series', () => {
 
   it('refuses the whole series when one occurrence’s occupied range meets a booking (409)', () => {
     const inTheWay = booking({ startTime: '2027-01-18T09:40:00Z', endTime: '2027-01-18T10:00:00Z' });
-    given({ resource: buffered(0, 15), overlapping: [inTheWay], activeBookingsOfBooker: 0 })
+    given({ resource: buffered(0, 15), overlapping: [inTheWay], activeBookingsOfBooker: 0, blackouts: [] })
       .when((s) => decideCreateSeries(series(), s, alice, now))
       .thenThrows('booking_conflict', { conflicts: [{ bookingId: inTheWay.id, startTime: '2027-01-18T09:40:00Z', endTime: '2027-01-18T10:00:00Z' }] });
   });
 
   it('gives every record of the series the buffers in force', () => {
-    const events = decideCreateSeries(series(), { resource: buffered(10, 5), overlapping: [], activeBookingsOfBooker: 0 }, alice, now);
+    const events = decideCreateSeries(series(), { resource: buffered(10, 5), overlapping: [], activeBookingsOfBooker: 0, blackouts: [] }, alice, now);
     expect(events.map((e) => [e.data.booking.bufferBeforeMinutes, e.data.booking.bufferAfterMinutes])).to.deep.equal(Array(4).fill([10, 5]));
   });
 
   it('refuses occurrences whose occupied ranges meet each other (400); touching ones are fine', () => {
     // Daily 09:00–10:00 leaves 23 hours (1380 minutes) between occurrences.
     const daily = series({ endTime: at('2027-01-11T10:00:00Z'), recurrenceRule: 'FREQ=DAILY;COUNT=3' });
-    given({ resource: buffered(661, 720), overlapping: [], activeBookingsOfBooker: 0 })
+    given({ resource: buffered(661, 720), overlapping: [], activeBookingsOfBooker: 0, blackouts: [] })
       .when((s) => decideCreateSeries(daily, s, alice, now))
       .thenThrows('invalid_request');
-    expect(decideCreateSeries(daily, { resource: buffered(660, 720), overlapping: [], activeBookingsOfBooker: 0 }, alice, now)).to.have.length(4);
+    expect(decideCreateSeries(daily, { resource: buffered(660, 720), overlapping: [], activeBookingsOfBooker: 0, blackouts: [] }, alice, now)).to.have.length(4);
   });
 
   it('the preview (dry run) lists an occurrence in the way of a buffer as the creation would refuse it', () => {
     const inTheWay = booking({ startTime: '2027-01-18T08:40:00Z', endTime: '2027-01-18T08:55:00Z' });
-    const preview = previewSeriesOccurrences(series(), { resource: buffered(10, 0), overlapping: [inTheWay], activeBookingsOfBooker: 0 }, alice, now);
+    const preview = previewSeriesOccurrences(series(), { resource: buffered(10, 0), overlapping: [inTheWay], activeBookingsOfBooker: 0, blackouts: [] }, alice, now);
     expect(preview.map((o) => o.conflicts.map((c) => c.bookingId))).to.deep.equal([[], [inTheWay.id], []]);
   });
 
   it('a changed series meets another booking’s buffer (409), never its own occurrences', () => {
     const { parent, occurrences } = storedSeries(3);
     const neighbour = booking({ startTime: '2027-01-18T10:00:00Z', endTime: '2027-01-18T11:00:00Z', bufferBeforeMinutes: 15 });
-    const state = { parent, resource: resource(), upcoming: occurrences, overlapping: [...occurrences, neighbour], activeBookingsOfBooker: 3 };
+    const state = { parent, resource: resource(), upcoming: occurrences, overlapping: [...occurrences, neighbour], activeBookingsOfBooker: 3, blackouts: [] };
     const later = { newId: idSource('bbbbbbbb'), startTime: at('2027-01-11T09:20:00Z'), endTime: at('2027-01-11T09:50:00Z') };
     given(state)
       .when((s) => decideUpdateSeries(later, s, alice, now))

@@ -13,7 +13,7 @@ const command = (extra: Partial<CreateBooking> = {}): CreateBooking => ({
   endTime: at('2027-01-05T10:00:00Z'),
   ...extra,
 });
-const state = (extra: Partial<CreateBookingState> = {}): CreateBookingState => ({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0, quotas: [], ...extra });
+const state = (extra: Partial<CreateBookingState> = {}): CreateBookingState => ({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [], ...extra });
 const groupAdmin = actor(3, 'assistant');
 
 describe('booking on behalf (contract §17)', () => {
@@ -41,7 +41,7 @@ describe('booking on behalf (contract §17)', () => {
   });
 
   it('maxBookingsPerUser counts the booked user’s bookings (the count the state holds)', () => {
-    given(state({ resource: resource({ maxBookingsPerUser: 1 }), activeBookingsOfBooker: 1 }))
+    given(state({ resource: resource({ maxBookingsPerUser: 1 }), activeBookingsOfBooker: 1, blackouts: [] }))
       .when((s) => decideCreateBooking(command({ bookerProfileId: 'ceo' }), s, groupAdmin, now))
       .thenThrows('policy_violation', { policy: 'maxBookingsPerUser' });
   });
@@ -58,7 +58,7 @@ describe('booking on behalf (contract §17)', () => {
     });
 
     it('every record, the parent included, is the named user’s and carries the actor as createdBy', () => {
-      const events = decideCreateSeries(series({ bookerProfileId: 'ceo' }), { resource: resource(), overlapping: [], activeBookingsOfBooker: 0 }, groupAdmin, now);
+      const events = decideCreateSeries(series({ bookerProfileId: 'ceo' }), { resource: resource(), overlapping: [], activeBookingsOfBooker: 0, blackouts: [] }, groupAdmin, now);
       expect(events.map((e) => [e.data.booking.isSeriesParent, e.data.booking.bookerProfileId, e.data.booking.createdBy])).to.deep.equal([
         [true, 'ceo', 'assistant'],
         [false, 'ceo', 'assistant'],
@@ -67,7 +67,7 @@ describe('booking on behalf (contract §17)', () => {
     });
 
     it('LV4 naming another user → 403', () => {
-      given({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0 })
+      given({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0, blackouts: [] })
         .when((s) => decideCreateSeries(series({ bookerProfileId: 'bob' }), s, alice, now))
         .thenThrows('forbidden');
     });
@@ -76,7 +76,7 @@ describe('booking on behalf (contract §17)', () => {
       const { parent, occurrences } = storedSeries(2);
       const events = decideUpdateSeries(
         { newId: idSource('bbbbbbbb'), recurrenceRule: 'FREQ=WEEKLY;COUNT=3' },
-        { parent, resource: resource(), upcoming: occurrences, overlapping: occurrences, activeBookingsOfBooker: 2 },
+        { parent, resource: resource(), upcoming: occurrences, overlapping: occurrences, activeBookingsOfBooker: 2, blackouts: [] },
         admin,
         now,
       );

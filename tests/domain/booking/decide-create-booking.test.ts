@@ -10,7 +10,7 @@ const command = (extra: Partial<CreateBooking> = {}): CreateBooking => ({
   endTime: at('2027-01-05T10:00:00Z'),
   ...extra,
 });
-const state = (extra: Partial<CreateBookingState> = {}): CreateBookingState => ({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0, quotas: [], ...extra });
+const state = (extra: Partial<CreateBookingState> = {}): CreateBookingState => ({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [], ...extra });
 
 describe('deciding a new booking', () => {
   it('confirms directly when the policy auto-confirms, recording the booker from the token', () => {

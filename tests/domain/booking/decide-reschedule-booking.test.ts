@@ -7,6 +7,7 @@ const state = (extra: Partial<RescheduleBookingState> = {}): RescheduleBookingSt
   booking: booking(),
   resource: resource(),
   overlapping: [],
+  blackouts: [],
   ...extra,
 });
 const later = { startTime: at('2027-01-05T11:00:00Z'), endTime: at('2027-01-05T12:00:00Z') };

@@ -101,6 +101,7 @@ describe('quotas in the booking decisions', () => {
     overlapping: [],
     activeBookingsOfBooker: 0,
     quotas: usedTwoHours,
+    blackouts: [],
     ...extra,
   });
 
@@ -110,7 +111,7 @@ describe('quotas in the booking decisions', () => {
   });
 
   it('comes after maxBookingsPerUser and before conflicts', () => {
-    given(state({ resource: resource({ maxBookingsPerUser: 1 }), activeBookingsOfBooker: 1 }))
+    given(state({ resource: resource({ maxBookingsPerUser: 1 }), activeBookingsOfBooker: 1, blackouts: [] }))
       .when((s) => decideCreateBooking(command(), s, alice, now))
       .thenThrows('policy_violation', { policy: 'maxBookingsPerUser' });
     const inTheWay = booking({ startTime: '2027-01-05T09:30:00Z', endTime: '2027-01-05T10:30:00Z', bookerProfileId: 'bob' });
@@ -122,12 +123,12 @@ describe('quotas in the booking decisions', () => {
     const usageWithoutIt = usagesAt([quota()], [], '2027-01-05T09:00:00Z');
     const moved = decideRescheduleBooking(
       { startTime: at('2027-01-05T09:00:00Z'), endTime: at('2027-01-05T12:00:00Z') },
-      { booking: mine, resource: resource(), overlapping: [], quotas: usageWithoutIt },
+      { booking: mine, resource: resource(), overlapping: [], quotas: usageWithoutIt, blackouts: [] },
       alice,
       now,
     );
     expect(moved[0]!.data.booking.startTime).to.equal('2027-01-05T09:00:00Z');
-    given({ booking: mine, resource: resource(), overlapping: [], quotas: usedTwoHours })
+    given({ booking: mine, resource: resource(), overlapping: [], quotas: usedTwoHours, blackouts: [] })
       .when((s) => decideRescheduleBooking({ startTime: at('2027-01-05T09:00:00Z'), endTime: at('2027-01-05T12:00:00Z') }, s, alice, now))
       .thenThrows('policy_violation', { policy: 'quota', quotaId });
   });
@@ -150,6 +151,7 @@ describe('quotas in the booking decisions', () => {
       resource: resource(),
       overlapping: [],
       activeBookingsOfBooker: 0,
+      blackouts: [],
       quotaLedger: { quotas: [q], counted: bookings },
     });
 

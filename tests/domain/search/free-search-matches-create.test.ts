@@ -109,7 +109,7 @@ function createAccepts(r: Resource, bookings: readonly Booking[], caller: Princi
   const guest = caller.level === 5;
   const limit = r.bookingPolicy.maxBookingsPerUser ?? Infinity;
   const ofBooker = bookings.filter((b) => held(b) && b.bookerProfileId === caller.sub).length;
-  const state = { resource: r, overlapping: bookings, activeBookingsOfBooker: guest ? 0 : Math.min(ofBooker, limit), quotas: [] };
+  const state = { resource: r, overlapping: bookings, activeBookingsOfBooker: guest ? 0 : Math.min(ofBooker, limit), quotas: [], blackouts: [] };
   try {
     // A guest cannot book: the search skips the caller's checks, as a user with no bookings.
     decideCreateBooking({ id: 'new', title: 'x', startTime: start, endTime: end }, state, guest ? { ...caller, level: 4 } : caller, now);
@@ -145,7 +145,7 @@ describe('the free search gives the create\'s verdict on every resource (propert
         const start = now.add({ minutes: w.start * 15 + w.offsetMinutes });
         const end = start.add({ minutes: w.quarters * 15 });
         const candidates = candidatesOf(resources, bookings, caller, start.epochMilliseconds, end.epochMilliseconds);
-        const { free, taken } = findFreeResources(candidates, { startTime: start, endTime: end, actor: caller, now, quotas: [] });
+        const { free, taken } = findFreeResources(candidates, { startTime: start, endTime: end, actor: caller, now, quotas: [], blackouts: [] });
         const expected = resources.filter((r, i) => createAccepts(r, bookings[i]!, caller, start, end)).map((r) => r.id);
         expect(free.map((r) => r.id).sort()).to.deep.equal([...expected].sort());
         expect(free.length + taken.length).to.equal(resources.length);
@@ -160,7 +160,7 @@ describe('the free search gives the create\'s verdict on every resource (propert
         const start = now.add({ minutes: w.start * 15 });
         const end = start.add({ minutes: w.quarters * 15 });
         const all = candidatesOf(resources, bookings, caller, -Infinity, Infinity);
-        const search = { startTime: start, endTime: end, actor: caller, now, quotas: [] };
+        const search = { startTime: start, endTime: end, actor: caller, now, quotas: [], blackouts: [] };
         const { free, taken } = findFreeResources(all, search);
         const suggestions = suggestWindows(taken, search, tz, policyVerdictsOf(all));
         expect(suggestions.length).to.be.at.most(5);

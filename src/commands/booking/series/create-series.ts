@@ -23,7 +23,7 @@ export async function createSeries(ctx: CommandContext, actor: Principal, input:
   const registered = await findRegistration(ctx.db, bookingWorkspace(actor, input.workspace), input.resourceType, input.resourceId);
   if (!registered) {
     // Refuses in the contract's order (400, 403, then 404).
-    decideCreateSeries(command, { resource: null, overlapping: [], activeBookingsOfBooker: 0 }, actor, now);
+    decideCreateSeries(command, { resource: null, overlapping: [], activeBookingsOfBooker: 0, blackouts: [] }, actor, now);
     throw notFound('resource');
   }
   const { events } = await handleCommand(ctx, resourceStreamId(registered.id), {

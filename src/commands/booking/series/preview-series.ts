@@ -13,7 +13,7 @@ export async function previewSeries(ctx: CommandContext, actor: Principal, input
   const now = ctx.now();
   const registered = await findRegistration(ctx.db, bookingWorkspace(actor, input.workspace), input.resourceType, input.resourceId);
   if (!registered) {
-    previewSeriesOccurrences(command, { resource: null, overlapping: [], activeBookingsOfBooker: 0 }, actor, now);
+    previewSeriesOccurrences(command, { resource: null, overlapping: [], activeBookingsOfBooker: 0, blackouts: [] }, actor, now);
     throw notFound('resource');
   }
   const state = await loadCreateSeriesState(ctx.db, registered.id, actor, command, now);

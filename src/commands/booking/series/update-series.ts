@@ -14,6 +14,7 @@ import { occupiedRangesOf } from '../../../domain/booking/occupied-range.js';
 import { notFound } from '../../../domain/domain-error.js';
 import { resourceStreamId } from '../../../domain/resource/resource.js';
 import type { Executor } from '../../../infra/db/database.js';
+import { findBlackoutsOverlappingAny } from '../../../projections/blackouts/blackout-queries.js';
 import { countActiveBookingsOfBooker, findActiveOverlappingAny, findBooking } from '../../../projections/bookings/booking-queries.js';
 import type { CommandContext } from '../../command-context.js';
 import { handleCommand } from '../../handle-command.js';
@@ -23,18 +24,20 @@ import { loadSeries } from './load-series.js';
 
 export type UpdateSeriesInput = { title?: string; startTime?: string; endTime?: string; recurrenceRule?: string; timeZone?: string };
 
-const noSeries: UpdateSeriesState = { parent: null, resource: null, upcoming: [], overlapping: [], activeBookingsOfBooker: 0 };
+const noSeries: UpdateSeriesState = { parent: null, resource: null, upcoming: [], overlapping: [], activeBookingsOfBooker: 0, blackouts: [] };
 
 async function loadUpdateSeriesState(db: Executor, parentId: string, command: UpdateSeries, now: Temporal.Instant): Promise<UpdateSeriesState> {
   const { parent, resource, upcoming } = await loadSeries(db, parentId, now);
   if (!parent) return noSeries;
   const limit = resource?.bookingPolicy.maxBookingsPerUser ?? null;
-  const [overlapping, activeBookingsOfBooker] = await Promise.all([
-    findActiveOverlappingAny(db, parent.bookableResourceId, occupiedRangesOf(changedSeriesSlots(command, parent, resource, now), resource)),
+  const slots = changedSeriesSlots(command, parent, resource, now);
+  const [overlapping, activeBookingsOfBooker, blackouts] = await Promise.all([
+    findActiveOverlappingAny(db, parent.bookableResourceId, occupiedRangesOf(slots, resource)),
     // Counted past the limit by the occurrences the change may give back.
     limit === null ? 0 : countActiveBookingsOfBooker(db, parent.bookableResourceId, parent.bookerProfileId, limit + upcoming.length),
+    findBlackoutsOverlappingAny(db, parent.workspace, slots),
   ]);
-  return { parent, resource, upcoming, overlapping, activeBookingsOfBooker };
+  return { parent, resource, upcoming, overlapping, activeBookingsOfBooker, blackouts };
 }
 
 /** The series' active occurrences still ahead once the changed bookings replace those the decision saw. */

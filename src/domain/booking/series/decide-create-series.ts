@@ -1,5 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../access/principal.js';
+import type { Blackout } from '../../blackout/blackout.js';
 import { DomainError, forbidden, invalidRequest, notFound, policyViolation } from '../../domain-error.js';
 import type { Occurrence } from '../../recurrence/index.js';
 import type { Resource } from '../../resource/resource.js';
@@ -44,6 +45,8 @@ export type CreateSeriesState = {
   activeBookingsOfBooker: number;
   /** The workspace's quotas and the booker's counted bookings in their periods around the occurrences. */
   quotaLedger?: QuotaLedger;
+  /** Blackouts of the workspace that may overlap an occurrence. */
+  blackouts: readonly Blackout[];
 };
 
 type AdmittedSeries = { resource: Resource; timeZone: string; occurrences: Occurrence[]; booker: Booker };
@@ -72,7 +75,7 @@ export function admitSeries(command: CreateSeries, state: CreateSeriesState, act
 /** The occurrences a decision on this request will look at, past the horizon included; none when it refuses the request as a whole. */
 export function seriesSlots(command: CreateSeries, resource: Resource | null, actor: Principal, now: Temporal.Instant): Occurrence[] {
   try {
-    return admitSeries(command, { resource, overlapping: [], activeBookingsOfBooker: 0 }, actor, now).occurrences;
+    return admitSeries(command, { resource, overlapping: [], activeBookingsOfBooker: 0, blackouts: [] }, actor, now).occurrences;
   } catch (error) {
     if (error instanceof DomainError) return [];
     throw error;
@@ -80,8 +83,8 @@ export function seriesSlots(command: CreateSeries, resource: Resource | null, ac
 }
 
 /** The first policy an occurrence breaks, told with that occurrence's start. */
-export function assertOccurrencePolicy(resource: Resource, occurrence: Occurrence, now: Temporal.Instant, startChanged = true): void {
-  const violation = occurrencePolicyViolation(resource, occurrence.start, occurrence.end, now, startChanged);
+export function assertOccurrencePolicy(resource: Resource, occurrence: Occurrence, now: Temporal.Instant, blackouts: readonly Blackout[], startChanged = true): void {
+  const violation = occurrencePolicyViolation(resource, occurrence.start, occurrence.end, now, blackouts, startChanged);
   if (violation) throw new DomainError(violation.code, `the occurrence starting ${utcText(occurrence.start)}: ${violation.message}`, violation.details);
 }
 
@@ -93,7 +96,7 @@ export function assertOccurrencePolicy(resource: Resource, occurrence: Occurrenc
 export function decideCreateSeries(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant): BookingCreated[] {
   const { resource, timeZone, occurrences, booker } = admitSeries(command, state, actor, now);
   assertWithinHorizon(occurrences, resource, now);
-  for (const occurrence of occurrences) assertOccurrencePolicy(resource, occurrence, now);
+  for (const occurrence of occurrences) assertOccurrencePolicy(resource, occurrence, now, state.blackouts);
   assertBookingLimit(resource, state.activeBookingsOfBooker, { count: occurrences.length, what: `the series' ${occurrences.length} occurrences` });
   assertSeriesWithinQuotas(state.quotaLedger ?? emptyQuotaLedger, resource, occurrences);
   assertNoConflicts(seriesConflicts(state.overlapping, occurrences, buffersOf(resource)));

@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../access/principal.js';
+import type { Blackout } from '../../blackout/blackout.js';
 import { DomainError, forbidden, invalidRequest, invalidTransition, policyViolation } from '../../domain-error.js';
 import type { Occurrence } from '../../recurrence/index.js';
 import type { Resource } from '../../resource/resource.js';
@@ -38,6 +39,8 @@ export type UpdateSeriesState = {
   overlapping: readonly Booking[];
   /** Active bookings of the series' booker on the resource, counted up to the limit plus the upcoming occurrences. */
   activeBookingsOfBooker: number;
+  /** Blackouts of the workspace that may overlap a changed occurrence. */
+  blackouts: readonly Blackout[];
 };
 
 export const seriesChangedReason = 'series changed';
@@ -161,7 +164,7 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
   const moves = plan.kept.filter(moved);
   const checked = [...moves.map((k) => ({ ...k.slot, startChanged: !k.slot.start.equals(instantOf(k.booking.startTime)) })), ...plan.created.map((slot) => ({ ...slot, startChanged: true }))];
   checked.sort((a, b) => Temporal.Instant.compare(a.start, b.start));
-  for (const slot of checked) assertOccurrencePolicy(resource, slot, now, slot.startChanged);
+  for (const slot of checked) assertOccurrencePolicy(resource, slot, now, state.blackouts, slot.startChanged);
   assertBookingLimit(resource, state.activeBookingsOfBooker, { count: plan.created.length - plan.dropped.length, what: 'the changed series' });
   assertNoConflicts(seriesConflicts(state.overlapping, checked, buffersOf(resource), new Set(state.upcoming.filter(isMovable).map((b) => b.id))));
 

@@ -20,7 +20,7 @@ export function previewSeriesOccurrences(command: CreateSeries, state: CreateSer
   const { resource, occurrences } = admitSeries(command, state, actor, now);
   const conflicts = conflictsByOccurrence(state.overlapping, occurrences, buffersOf(resource));
   return occurrences.map(({ start, end }, index) => {
-    const policy = occurrencePolicyViolation(resource, start, end, now)?.details.policy;
+    const policy = occurrencePolicyViolation(resource, start, end, now, state.blackouts)?.details.policy;
     const violations = policy === undefined ? [] : [policy];
     if (!isWithinBookingLimit(resource, state.activeBookingsOfBooker + index)) violations.push('maxBookingsPerUser');
     return { startTime: utcText(start), endTime: utcText(end), conflicts: conflicts[index]!, violations };

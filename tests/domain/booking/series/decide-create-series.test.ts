@@ -14,7 +14,7 @@ const command = (extra: Partial<CreateSeries> = {}): CreateSeries => ({
   recurrenceRule: 'FREQ=WEEKLY;COUNT=3',
   ...extra,
 });
-const state = (extra: Partial<CreateSeriesState> = {}): CreateSeriesState => ({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0, ...extra });
+const state = (extra: Partial<CreateSeriesState> = {}): CreateSeriesState => ({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0, blackouts: [], ...extra });
 const starts = (events: { data: { booking: { startTime: string } } }[]) => events.map((e) => e.data.booking.startTime);
 
 describe('deciding a new series', () => {

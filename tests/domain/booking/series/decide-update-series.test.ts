@@ -12,7 +12,7 @@ function seriesWithException(parentExtra: Partial<Booking> = {}) {
   const { parent, occurrences } = storedSeries(5, parentExtra);
   const exception = { ...occurrences[2]!, recurrenceParentId: null, exceptionOf: parentId, startTime: '2027-01-27T14:00:00Z', endTime: '2027-01-27T15:00:00Z' };
   const upcoming = occurrences.filter((_, i) => i !== 2);
-  const state: UpdateSeriesState = { parent, resource: resource(), upcoming, overlapping: [...upcoming, exception], activeBookingsOfBooker: 5 };
+  const state: UpdateSeriesState = { parent, resource: resource(), upcoming, overlapping: [...upcoming, exception], activeBookingsOfBooker: 5, blackouts: [] };
   return { parent, upcoming, exception, state };
 }
 
@@ -79,7 +79,7 @@ describe('changing a series', () => {
     const checkedIn = occurrence('2027-01-04', { checkedInAt: '2027-01-04T07:56:00Z' });
     const cancelledOne = occurrence('2027-01-11', { status: 'cancelled' });
     const last = occurrence('2027-01-18');
-    const state: UpdateSeriesState = { parent, resource: resource(), upcoming: [checkedIn, cancelledOne, last], overlapping: [checkedIn, last], activeBookingsOfBooker: 2 };
+    const state: UpdateSeriesState = { parent, resource: resource(), upcoming: [checkedIn, cancelledOne, last], overlapping: [checkedIn, last], activeBookingsOfBooker: 2, blackouts: [] };
     const events = decideUpdateSeries(change({ title: 'Renamed' }), state, alice, now);
     expect(summary(events)).to.deep.equal(['BookingRescheduled parent 2027-01-04T08:10:00Z', `BookingRescheduled ${last.id} 2027-01-18T08:10:00Z`]);
   });
@@ -88,7 +88,7 @@ describe('changing a series', () => {
     // Mondays from 2026-12-21: two are past, four ahead.
     const { parent, occurrences } = storedSeries(3, { startTime: '2026-12-21T09:00:00Z', endTime: '2026-12-21T09:30:00Z', recurrenceRule: 'FREQ=WEEKLY;COUNT=6' });
     const upcoming = [booking({ startTime: '2027-01-04T09:00:00Z', endTime: '2027-01-04T09:30:00Z', recurrenceParentId: parentId }), ...occurrences];
-    const state: UpdateSeriesState = { parent, resource: resource(), upcoming, overlapping: upcoming, activeBookingsOfBooker: 4 };
+    const state: UpdateSeriesState = { parent, resource: resource(), upcoming, overlapping: upcoming, activeBookingsOfBooker: 4, blackouts: [] };
     const events = decideUpdateSeries(change({ endTime: at('2026-12-21T10:00:00Z') }), state, alice, now);
     expect(summary(events)).to.deep.equal([
       'BookingRescheduled parent 2026-12-21T09:00:00Z',
@@ -99,7 +99,7 @@ describe('changing a series', () => {
 
   it('expands a rule without COUNT or UNTIL anew up to the current horizon', () => {
     const { parent, occurrences } = storedSeries(2, { recurrenceRule: 'FREQ=WEEKLY' });
-    const state: UpdateSeriesState = { parent, resource: resource({ maxAdvanceDays: 30 }), upcoming: occurrences, overlapping: occurrences, activeBookingsOfBooker: 2 };
+    const state: UpdateSeriesState = { parent, resource: resource({ maxAdvanceDays: 30 }), upcoming: occurrences, overlapping: occurrences, activeBookingsOfBooker: 2, blackouts: [] };
     const events = decideUpdateSeries(change({ title: 'Weekly' }), state, alice, now);
     expect(summary(events).slice(3)).to.deep.equal([
       'BookingCreated bbbbbbbb-0000-4000-8000-000000000001 2027-01-25T09:00:00Z',

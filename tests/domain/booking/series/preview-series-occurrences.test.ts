@@ -14,7 +14,7 @@ const command = (extra: Partial<CreateSeries> = {}): CreateSeries => ({
   recurrenceRule: 'FREQ=WEEKLY;COUNT=3',
   ...extra,
 });
-const state = (extra: Partial<CreateSeriesState> = {}): CreateSeriesState => ({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0, ...extra });
+const state = (extra: Partial<CreateSeriesState> = {}): CreateSeriesState => ({ resource: resource(), overlapping: [], activeBookingsOfBooker: 0, blackouts: [], ...extra });
 
 describe('previewing a series', () => {
   it('lists every occurrence with the bookings in its way and the policies it breaks', () => {
