@@ -120,12 +120,14 @@ function stopOnSignals(running: Running): void {
 }
 
 /**
- * The primary of a multi-process start: forks `count` HTTP processes sharing the port; the first
- * also runs the workers when the role is `all`, so each processor has one active instance here.
- * A process that dies is replaced; SIGTERM or SIGINT stops them all.
+ * The primary of a multi-process start: forks `count` HTTP processes sharing the port. With the
+ * role `all` every one of them also runs the workers: each processor's advisory lock keeps one
+ * active across the node (and across nodes), the others stand by to take over, and every process
+ * answers health with the workers' part (contract §19). A process that dies is replaced; SIGTERM
+ * or SIGINT stops them all.
  */
 function supervise(role: Role, count: number): void {
-  const roles: Role[] = Array.from({ length: count }, (_, slot) => (slot === 0 && role === 'all' ? 'all' : 'api'));
+  const roles: Role[] = Array.from({ length: count }, () => role);
   const processes = new Map<number, number>();
   const listening = new Set<number>();
   let stopping = false;
@@ -155,7 +157,7 @@ function supervise(role: Role, count: number): void {
       setTimeout(() => fork(slot), 1_000).unref();
     });
   };
-  logger.info(`starting ${count} HTTP processes (WEB_CONCURRENCY)${role === 'all' ? '; the first also runs the workers' : ''}`);
+  logger.info(`starting ${count} HTTP processes (WEB_CONCURRENCY)${role === 'all' ? '; each also runs the workers, one active per processor' : ''}`);
   roles.forEach((_, slot) => fork(slot));
   const stop = (signal: NodeJS.Signals, status = 0) => {
     if (stopping) return;

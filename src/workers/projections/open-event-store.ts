@@ -17,6 +17,8 @@ export type OpenedEventStore = {
   eventStore: EventStore<Transaction<DB>>;
   /** The reader of the same log. */
   logReader: LogReader;
+  /** Set where this process runs the projections runner: whether it holds the runner's lock now. */
+  projectionsActive?: () => boolean;
   /** Stops the projections runner, then closes the connection to the store. */
   close(): Promise<void>;
 };
@@ -36,6 +38,7 @@ export async function openEventStore(config: Config, db: Database, logger: Logge
   return {
     eventStore: asyncProjections.eventStore,
     logReader,
+    projectionsActive: asyncProjections.isActive,
     async close() {
       await asyncProjections.stop();
       await closeStore();
