@@ -214,11 +214,15 @@ async function appendInTransaction(
   return result;
 }
 
-/** The store's inline projections run in every append's transaction, so clients read their writes. */
-export type PostgresEventStoreOptions = { projections: readonly InlineProjection<Transaction<DB>>[] };
+/**
+ * The store's inline projections run in every append's transaction, so clients read their writes.
+ * `turns` (default true) offers `inTurn`; false on the embedded database, whose one connection a
+ * turn's transaction would hold while a command's load reads through the pool.
+ */
+export type PostgresEventStoreOptions = { projections: readonly InlineProjection<Transaction<DB>>[]; turns?: boolean };
 
-export function createPostgresEventStore(db: Database, { projections }: PostgresEventStoreOptions): EventStore<Transaction<DB>> {
-  return {
+export function createPostgresEventStore(db: Database, { projections, turns = true }: PostgresEventStoreOptions): EventStore<Transaction<DB>> {
+  const store: EventStore<Transaction<DB>> = {
     async appendToStream(streamId, events: NewEvent[], expectedRevision, options = {}) {
       if (events.length === 0) throw new Error('appendToStream needs at least one event');
       const refused = async () => new WrongExpectedRevisionError(streamId, expectedRevision, await currentRevision(db, streamId));
@@ -303,6 +307,7 @@ export function createPostgresEventStore(db: Database, { projections }: Postgres
       return (await readLog(db, { after, maxCount })).events;
     },
   };
+  return turns ? store : { ...store, inTurn: undefined };
 }
 
 /** One read of the global log (`readLog`). */

@@ -61,6 +61,6 @@ async function connectEventStore(config: Config, db: Database) {
     return { store, logReader: createEventStoreDbLogReader(client, db), following: eventStoreDbFollowingProjectors, closeStore: () => client.dispose() };
   }
   const following = config.projections === 'async' ? followingProjectors : [];
-  const store = createPostgresEventStore(db, { projections: projectors.filter((p) => !following.includes(p)) });
+  const store = createPostgresEventStore(db, { projections: projectors.filter((p) => !following.includes(p)), turns: config.database.kind === 'postgres' });
   return { store, logReader: createPostgresLogReader(db), following, closeStore: async () => undefined };
 }
