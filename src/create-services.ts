@@ -47,12 +47,12 @@ export async function createServices(config: Config, logger: Logger, database?: 
     }
   }
   await migrateToLatest(db);
-  const { eventStore, logReader, close: closeStore } = await openEventStore(config, db, logger);
+  const { eventStore, logReader, projectionsActive, close: closeStore } = await openEventStore(config, db, logger);
   // Through `services.now`, which a test may replace to move the clock.
   const monitoring = createMonitoring(db, () => logReader.readProcessorLags(), () => services.now());
   // Every process that serves commands runs the runner (one active): its health and metrics tell
   // where the shared checkpoint stands, whichever process is active.
-  if (eventStore.projectsAfterCommit) monitoring.workers.track(projectionsCheckpoint);
+  if (projectionsActive) monitoring.workers.track(projectionsCheckpoint, projectionsActive);
   const services: RunningServices = {
     config,
     db,

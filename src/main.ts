@@ -8,7 +8,17 @@ const startedAt = Date.now();
 const logger = createLogger();
 
 type Role = 'all' | 'api' | 'worker';
-type Running = { port?: number; close(): Promise<void> };
+/** How a process stops: `noticeMs` as in DrainOptions (0: stop accepting at once), `deadline` for requests in flight. */
+type Stop = { noticeMs: number; deadline: number };
+type Running = { port?: number; stop(how: Stop): Promise<void> };
+
+/**
+ * After SIGTERM, new connections are still accepted this long (within the grace) while health
+ * answers 503: a load balancer checking every 500 ms with `fall 1` takes the node out meanwhile.
+ */
+const loadBalancerNoticeMs = 1_500;
+/** Beyond the grace, the time a process may take to stop its workers and disconnect before it is forced out. */
+const closeMarginMs = 5_000;
 
 /** Set by the primary on each process it forks: the role that process plays. */
 const clusterRoleVariable = 'BOOKING_CLUSTER_ROLE';
@@ -78,20 +88,20 @@ async function startRole(config: Config, role: Role): Promise<Running> {
     const services = await step(logger, connecting, () => createServices(config, logger));
     const workers = startWorkers(services);
     return {
-      async close() {
+      async stop() {
         await workers.stop();
         await services.close();
       },
     };
   }
   const server = await step(logger, connecting, () => startServer(config, logger));
-  if (role === 'api') return server;
-  const workers = startWorkers(server.services);
+  const workers = role === 'all' ? startWorkers(server.services) : undefined;
   return {
     port: server.port,
-    async close() {
-      await workers.stop();
-      await server.close();
+    async stop(how) {
+      // The workers stop at once, freeing their locks for another node, while the requests in flight finish.
+      const { cut } = await server.drain({ ...how, alongside: workers?.stop() });
+      if (cut > 0) logger.warn({ cut }, 'connections cut at the end of the grace');
     },
   };
 }
@@ -106,22 +116,30 @@ async function start(config: Config, role: Role): Promise<Running> {
   if (!tracing) return running;
   return {
     port: running.port,
-    async close() {
-      await running.close();
+    async stop(how) {
+      await running.stop(how);
       await tracing.shutdown();
     },
   };
 }
 
-/** Stops `running` on the first SIGTERM or SIGINT (or when the primary goes away), then exits. */
-function stopOnSignals(running: Running): void {
+/**
+ * Stops `running` on the first SIGTERM or SIGINT (or when the primary goes away), then exits 0.
+ * SIGTERM drains (contract §19): health answers 503 at once, new connections are accepted for
+ * `loadBalancerNoticeMs` more, requests in flight finish within SHUTDOWN_GRACE_SECONDS, the workers
+ * hand their processors over. SIGINT (a terminal's Ctrl-C) skips the notice.
+ */
+function stopOnSignals(running: Running, config: Config): void {
   let stopping = false;
+  const graceMs = config.shutdownGraceSeconds * 1_000;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000).unref();
-    running.close().then(
+    const deadline = Date.now() + graceMs;
+    const noticeMs = signal === 'SIGTERM' ? Math.min(loadBalancerNoticeMs, graceMs) : 0;
+    logger.info({ signal, graceSeconds: config.shutdownGraceSeconds }, signal === 'SIGTERM' ? 'shutting down: draining' : 'shutting down');
+    const force = setTimeout(() => process.exit(1), graceMs + closeMarginMs).unref();
+    running.stop({ noticeMs, deadline }).then(
       () => {
         clearTimeout(force);
         process.exit(0);
@@ -138,12 +156,14 @@ function stopOnSignals(running: Running): void {
 }
 
 /**
- * The primary of a multi-process start: forks `count` HTTP processes sharing the port; the first
- * also runs the workers when the role is `all`, so each processor has one active instance here.
- * A process that dies is replaced; SIGTERM or SIGINT stops them all.
+ * The primary of a multi-process start: forks `count` HTTP processes sharing the port. With the
+ * role `all` every one of them also runs the workers: each processor's advisory lock keeps one
+ * active across the node (and across nodes), the others stand by to take over, and every process
+ * answers health with the workers' part (contract §19). A process that dies is replaced; SIGTERM
+ * or SIGINT stops them all.
  */
-function supervise(role: Role, count: number): void {
-  const roles: Role[] = Array.from({ length: count }, (_, slot) => (slot === 0 && role === 'all' ? 'all' : 'api'));
+function supervise(role: Role, count: number, config: Config): void {
+  const roles: Role[] = Array.from({ length: count }, () => role);
   const processes = new Map<number, number>();
   const listening = new Set<number>();
   let stopping = false;
@@ -173,7 +193,7 @@ function supervise(role: Role, count: number): void {
       setTimeout(() => fork(slot), 1_000).unref();
     });
   };
-  logger.info(`starting ${count} HTTP processes (WEB_CONCURRENCY)${role === 'all' ? '; the first also runs the workers' : ''}`);
+  logger.info(`starting ${count} HTTP processes (WEB_CONCURRENCY)${role === 'all' ? '; each also runs the workers, one active per processor' : ''}`);
   roles.forEach((_, slot) => fork(slot));
   const stop = (signal: NodeJS.Signals, status = 0) => {
     if (stopping) return;
@@ -182,10 +202,11 @@ function supervise(role: Role, count: number): void {
     logger.info({ signal }, 'shutting down every process');
     for (const child of Object.values(cluster.workers ?? {})) child?.process.kill('SIGTERM');
     if (processes.size === 0) process.exit(exitCode);
+    // Each process drains within the grace and forces itself out after its margin; this is the last resort.
     setTimeout(() => {
       for (const child of Object.values(cluster.workers ?? {})) child?.process.kill('SIGKILL');
       process.exit(1);
-    }, 20_000).unref();
+    }, config.shutdownGraceSeconds * 1_000 + 2 * closeMarginMs).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
@@ -195,7 +216,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   if (cluster.isWorker) {
     const running = await start(config, (process.env[clusterRoleVariable] as Role | undefined) ?? 'api');
-    stopOnSignals(running);
+    stopOnSignals(running, config);
     return;
   }
   const role = roleOf(process.argv.slice(2));
@@ -204,12 +225,12 @@ async function main(): Promise<void> {
   }
   if (role !== 'worker') {
     const count = webConcurrency(process.env);
-    if (config.database.kind === 'postgres' && count > 1) return supervise(role, count);
+    if (config.database.kind === 'postgres' && count > 1) return supervise(role, count, config);
     if (config.database.kind === 'embedded') logger.info('embedded database: one process serves HTTP and runs the workers (WEB_CONCURRENCY applies to PostgreSQL)');
   }
   const running = await start(config, role);
   logger.info({ role }, role === 'worker' ? `workers started in ${seconds(startedAt)}` : readyLine(running.port ?? config.port));
-  stopOnSignals(running);
+  stopOnSignals(running, config);
 }
 
 main().catch((error: unknown) => {

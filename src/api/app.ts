@@ -16,6 +16,7 @@ import { utilizationRouter } from './booking/utilization-router.js';
 import { webhooksRouter } from './booking/webhooks-router.js';
 import { blackoutsRouter } from './booking/blackouts-router.js';
 import { catalogRouter } from './catalog/catalog-router.js';
+import { closeConnectionsWhileDraining, type Draining } from './draining.js';
 import { healthRouter } from './health-router.js';
 import { jsonBodyParser } from './json-body-parser.js';
 import { metricsRouter } from './metrics-router.js';
@@ -41,9 +42,11 @@ const catalogArea: OpenApiArea = { file: 'catalog.yaml', prefix: '/catalog/', do
 // The validator sees the sign-in routes only: it would buffer the upload stream (see publishing.yaml).
 const publishingArea: OpenApiArea = { file: 'publishing.yaml', prefix: '/auth/', docsPath: '/publish/docs' };
 
-export function createApp(services: Services): Express {
+/** `draining`: set on SIGTERM (server.ts), health then answers 503 and every answer closes its connection. */
+export function createApp(services: Services, draining?: Draining): Express {
   const app = express();
   app.disable('x-powered-by');
+  if (draining) app.use(closeConnectionsWhileDraining(draining));
   // Hashing every body for a weak ETag cost more than a schedule's JSON; no client here revalidates.
   app.disable('etag');
   app.set('query parser', 'extended');
@@ -56,7 +59,7 @@ export function createApp(services: Services): Express {
   app.use(rootPageRouter());
   app.use(openApiDocsRouter(bookingArea));
   app.use(asyncApiDocsRouter());
-  app.use('/booking/v1/health', healthRouter(services));
+  app.use('/booking/v1/health', healthRouter(services, draining));
   app.use('/booking/v1/analytics/utilization', limitAnalysedResources);
   app.use(refuseFeedTokenElsewhere);
   app.use(openApiValidator(bookingArea));

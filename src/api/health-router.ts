@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { pingDatabase } from '../infra/db/database.js';
+import type { Draining } from './draining.js';
 import type { WorkersStatus } from '../infra/metrics/worker-status.js';
 import type { Services } from '../services.js';
 
@@ -12,15 +13,23 @@ function withinTimeout<T>(work: Promise<T>, fallback: T): Promise<T> {
 /** Checkpoints that cannot be read in time tell nothing good about the workers. */
 const unknownWorkers: WorkersStatus = { status: 'down', processors: {} };
 
+const shuttingDown = { status: 'down', message: 'this process is shutting down (draining): send new requests to another node' };
+
 /**
  * 200 while the database answers and, in a process that runs workers, every processor keeps up;
  * 503 otherwise. `info` holds the indicators that are up and, whatever its status, `workers`
  * (contract §12); `error` those that are down; `details` all of them. While the database is down
- * the workers' checkpoints cannot be read and are left out.
+ * the workers' checkpoints cannot be read and are left out. From SIGTERM on (`draining`) it
+ * answers 503 at once with `error.shutdown`, checking nothing: a load balancer takes the node out
+ * while its requests in flight finish (contract §19).
  */
-export function healthRouter(services: Services): Router {
+export function healthRouter(services: Services, draining?: Draining): Router {
   const router = Router();
   router.get('/', async (_req, res) => {
+    if (draining?.active) {
+      res.status(503).json({ status: 'error', info: {}, error: { shutdown: shuttingDown }, details: { shutdown: shuttingDown } });
+      return;
+    }
     const databaseUp = await withinTimeout(pingDatabase(services.db).then(() => true), false);
     const database = { status: databaseUp ? 'up' : 'down' };
     const workers = databaseUp ? await withinTimeout(services.monitoring.workers.status(), unknownWorkers) : undefined;

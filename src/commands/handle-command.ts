@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import { DomainError } from '../domain/domain-error.js';
 import type { Executor } from '../infra/db/database.js';
 import type { DB } from '../infra/db/schema.js';
-import type { EventOf, InTransaction, RecordedEvent } from '../infra/event-store/event-store.js';
+import type { EventOf, EventStore, InTransaction, RecordedEvent, StreamTurn } from '../infra/event-store/event-store.js';
 import { WrongExpectedRevisionError } from '../infra/event-store/wrong-expected-revision-error.js';
 import type { CommandContext } from './command-context.js';
 import { withStreamLock } from './with-stream-lock.js';
@@ -45,6 +45,38 @@ async function loadState<State>(spec: Load<State>, db: Executor): Promise<State>
   return 'load' in spec ? spec.load(db) : (await spec.loadWithRevision(db)).state;
 }
 
+/** The work in the append's transaction that this state needs. */
+const inTransactionOf = <State, Event extends EventOf>(spec: CommandSpec<State, Event>, state: State) =>
+  spec.inTransactionFor ? spec.inTransactionFor(state) : spec.inTransaction;
+
+/** One optimistic attempt: the revision and state read on the pool, the append expecting that revision. */
+async function attemptOptimistically<State, Event extends EventOf>(ctx: CommandContext, streamId: string, spec: CommandSpec<State, Event>): Promise<CommandResult<State, Event>> {
+  const { revision, state } =
+    'loadWithRevision' in spec && !ctx.eventStore.projectsAfterCommit
+      ? await spec.loadWithRevision(ctx.db)
+      : { revision: await ctx.eventStore.readStreamRevision(streamId), state: await loadState(spec, ctx.db) };
+  const events = spec.decide(state);
+  if (events.length === 0) return { state, events: [] };
+  const result = await ctx.eventStore.appendToStream(streamId, events, revision ?? 'no_stream', { inTransaction: inTransactionOf(spec, state) });
+  // The store hands back what it was given, recorded.
+  return { state, events: result.events as RecordedEvent<Event>[] };
+}
+
+/** One attempt in the stream's turn (EventStore.inTurn): the state read and the append made while no other writer can append. */
+function attemptInTurn<State, Event extends EventOf>(
+  inTurn: NonNullable<EventStore<Transaction<DB>>['inTurn']>,
+  streamId: string,
+  spec: CommandSpec<State, Event>,
+): Promise<CommandResult<State, Event>> {
+  return inTurn(streamId, async (turn: StreamTurn<Transaction<DB>>) => {
+    const state = await loadState(spec, turn.trx);
+    const events = spec.decide(state);
+    if (events.length === 0) return { state, events: [] };
+    const result = await turn.append(events, { inTransaction: inTransactionOf(spec, state) });
+    return { state, events: result.events as RecordedEvent<Event>[] };
+  });
+}
+
 /**
  * The one command-handling loop of every area: 1. read the stream revision, 2. load the state
  * (or both in one statement), 3. decide, 4. append expecting that revision (the store runs its projections in the append's
@@ -52,25 +84,24 @@ async function loadState<State>(spec: Load<State>, db: Executor): Promise<State>
  * append fail and the decision is taken again on fresh state. When the read models follow the log
  * (PROJECTIONS=async) the revision is always read first: the store answers it once they have
  * passed it, so a decision never stands on a read model behind its stream.
+ *
+ * The first attempt is optimistic (the common, uncontended case: two round trips). Where the store
+ * offers turns (PostgreSQL with inline read models), every later attempt takes the stream's turn:
+ * writers that found the stream contended queue on its row in PostgreSQL, across processes and
+ * nodes, and each decides on what the previous one committed, so a valid write converges instead
+ * of losing race after race until its retries run out (contract §19). Elsewhere (EventStoreDB,
+ * PROJECTIONS=async) the retries stay optimistic, with a random pause.
  */
 export async function handleCommand<State, Event extends EventOf>(
   ctx: CommandContext,
   streamId: string,
   spec: CommandSpec<State, Event>,
 ): Promise<CommandResult<State, Event>> {
+  const inTurn = ctx.eventStore.projectsAfterCommit ? undefined : ctx.eventStore.inTurn?.bind(ctx.eventStore);
   return withStreamLock(streamId, async () => {
     for (let attempt = 1; ; attempt++) {
-      const { revision, state } =
-        'loadWithRevision' in spec && !ctx.eventStore.projectsAfterCommit
-          ? await spec.loadWithRevision(ctx.db)
-          : { revision: await ctx.eventStore.readStreamRevision(streamId), state: await loadState(spec, ctx.db) };
-      const events = spec.decide(state);
-      if (events.length === 0) return { state, events: [] };
       try {
-        const inTransaction = spec.inTransactionFor ? spec.inTransactionFor(state) : spec.inTransaction;
-        const result = await ctx.eventStore.appendToStream(streamId, events, revision ?? 'no_stream', { inTransaction });
-        // The store hands back what it was given, recorded.
-        return { state, events: result.events as RecordedEvent<Event>[] };
+        return attempt > 1 && inTurn ? await attemptInTurn(inTurn, streamId, spec) : await attemptOptimistically(ctx, streamId, spec);
       } catch (error) {
         const verdict = error instanceof WrongExpectedRevisionError ? 'retry' : spec.onConstraintViolation?.(error as AppendFailure);
         if (verdict instanceof DomainError) throw verdict;
@@ -78,7 +109,8 @@ export async function handleCommand<State, Event extends EventOf>(
         if (attempt >= maxAttempts) {
           throw new DomainError('dependency_unavailable', `too many concurrent changes to ${streamId}; try again`);
         }
-        await sleep(Math.random() * Math.min(100, 2 ** attempt));
+        // A turn waits in PostgreSQL's queue: no pause before it.
+        if (!inTurn) await sleep(Math.random() * Math.min(100, 2 ** attempt));
       }
     }
   });

@@ -13,6 +13,8 @@ export type Config = {
   database: DatabaseConfig;
   /** DB_CONNECT_TIMEOUT_SECONDS: how long start-up waits for an unreachable database before giving up. */
   dbConnectTimeoutSeconds: number;
+  /** SHUTDOWN_GRACE_SECONDS: how long requests in flight may take to finish after SIGTERM (contract §19). */
+  shutdownGraceSeconds: number;
   /** METRICS=off turns GET /metrics off. */
   metrics: boolean;
   eventStore: 'postgres' | 'eventstoredb';
@@ -159,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     database,
     dbConnectTimeoutSeconds: integer(env, 'DB_CONNECT_TIMEOUT_SECONDS', 60),
+    shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 25),
     metrics: switchOf(env, 'METRICS'),
     eventStore,
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || undefined,

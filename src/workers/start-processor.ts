@@ -15,18 +15,21 @@ export type ProcessorOptions = {
   backoff: Backoff;
 };
 
+/** A processor's loop; `isActive()` tells whether this instance holds its lock now (health). */
+export type RunningProcessor = RunningLoop & { isActive(): boolean };
+
 /** Runs one processor for as long as this instance holds its lock; a standby instance waits to take over. */
 export function startProcessor(
   deps: { db: Database; eventStore: EventStore; logger: Logger; lock: ExclusiveLock },
   processor: Processor,
   options: ProcessorOptions,
-): RunningLoop {
+): RunningProcessor {
   let active = false;
   const standBy = (why: string) => {
     if (active) deps.logger.warn({ processor: processor.name }, `processor ${processor.name}: ${why}; standing by until it holds the lock again`);
     active = false;
   };
-  return startSupervisedLoop(
+  const loop = startSupervisedLoop(
     `processor ${processor.name}`,
     deps.logger,
     async () => {
@@ -44,6 +47,13 @@ export function startProcessor(
       const read = await processBatch(deps, processor, options.batchSize);
       return read === options.batchSize ? 0 : options.pollIntervalMs;
     },
-    { backoff: options.backoff, onStop: () => deps.lock.release() },
+    {
+      backoff: options.backoff,
+      onStop: () => {
+        active = false;
+        return deps.lock.release();
+      },
+    },
   );
+  return { ...loop, isActive: () => active };
 }

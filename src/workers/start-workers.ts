@@ -36,8 +36,8 @@ export function startWorkers(services: Services, overrides: Partial<WorkerOption
   const processorOptions = { batchSize: options.batchSize, pollIntervalMs: options.pollIntervalMs, standbyRetryMs: options.standbyRetryMs, backoff: options.backoff };
   const followers: RunningLoop[] = [];
   const follow = (processor: Processor, batchSize = processorOptions.batchSize) => {
-    services.monitoring.workers.track(processor.name);
     const loop = startProcessor({ ...services, lock: createExclusiveLock(services, processor.name) }, processor, { ...processorOptions, batchSize });
+    services.monitoring.workers.track(processor.name, loop.isActive);
     followers.push(loop);
     return loop;
   };

@@ -62,7 +62,8 @@ describe('health of the workers', () => {
     );
     expect(behind.status).to.equal(200);
     expect(behind.body.info.workers.status).to.equal('up');
-    expect(behind.body.info.workers.processors['kafka-relay']).to.have.all.keys('position', 'lagEvents');
+    expect(behind.body.info.workers.processors['kafka-relay']).to.have.all.keys('position', 'lagEvents', 'active');
+    expect(behind.body.info.workers.processors['kafka-relay'].active).to.equal(true);
 
     const realNow = server.services.now;
     server.services.now = () => realNow().add({ seconds: 61 });
@@ -102,7 +103,7 @@ describe('health and metrics of the projections runner (PROJECTIONS=async)', () 
       const answer = await health();
       return answer.status === 200 ? answer : undefined;
     }, { what: 'health 200' });
-    expect(res.body.info.workers).to.deep.equal({ status: 'up', processors: { projections: { position, lagEvents: 0 } } });
+    expect(res.body.info.workers).to.deep.equal({ status: 'up', processors: { projections: { position, lagEvents: 0, active: true } } });
 
     const text = await (await fetch(`${server.url}/metrics`)).text();
     expect(text).to.match(/^processor_lag_events\{processor="projections"\} 0$/m);
@@ -138,7 +139,7 @@ describe('health and metrics of the projections runner (PROJECTIONS=async)', () 
       const res = await health();
       return res.status === 200 ? res : undefined;
     }, { what: 'health 200 once the runner caught up' });
-    expect(caughtUp.body.info.workers.processors.projections).to.deep.equal({ position: await lastPosition(), lagEvents: 0 });
+    expect(caughtUp.body.info.workers.processors.projections).to.deep.equal({ position: await lastPosition(), lagEvents: 0, active: true });
   });
 });
 

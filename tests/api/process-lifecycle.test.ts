@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,31 @@ async function until(condition: () => boolean, what: string, timeoutMs = 120_000
     await sleep(100);
   }
 }
+
+type Health = { status: number; body: any };
+
+/** GET /booking/v1/health on a connection of its own: node:cluster hands each new connection to the next process in turn. */
+function healthOnNewConnection(url: string): Promise<Health> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${url}/booking/v1/health`, { agent: false }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      })
+      .on('error', reject);
+  });
+}
+
+/** The pids that logged `processor <name> active`, by processor. */
+const activePids = (output: string) => {
+  const byProcessor = new Map<string, Set<number>>();
+  for (const [, pid, name] of output.matchAll(/\{[^\n]*"pid":(\d+)[^\n]*"msg":"(?:processor )?([\w-]+) active"/g)) {
+    byProcessor.set(name!, (byProcessor.get(name!) ?? new Set()).add(Number(pid)));
+  }
+  return byProcessor;
+};
 
 describe('the service process', () => {
   let dataDir: string;
@@ -102,6 +128,38 @@ describe('the service process', () => {
         expect(service.output()).to.match(/shutting down every process/);
       } finally {
         // A failed assertion must not leave the processes behind.
+        await service.stop();
+        for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
+      }
+    });
+
+    it('answers health with the workers part from every process, each processor active in exactly one of them', async function () {
+      this.timeout(240_000);
+      const service = await startServiceProcess({ DATA_DIR: dataDir, ...database.env, WEB_CONCURRENCY: '2' });
+      let pids: number[] = [];
+      try {
+        await until(() => listeningPids(service.output()).length === 2 && /ready on/.test(service.output()), 'two HTTP processes');
+        pids = listeningPids(service.output());
+        // Each process answers in turn; wait until some process runs every processor it reports.
+        const first = await healthOnNewConnection(service.url);
+        const names = Object.keys(first.body.info.workers?.processors ?? {}).sort();
+        expect(names).to.include('device-deletions');
+        await until(() => names.every((name) => activePids(service.output()).has(name)), 'every processor active in some process', 30_000);
+
+        const answers = await Promise.all(Array.from({ length: 40 }, () => healthOnNewConnection(service.url)));
+        for (const answer of answers) {
+          expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+          expect(answer.body.info.workers.status).to.equal('up');
+          expect(Object.keys(answer.body.info.workers.processors).sort()).to.deep.equal(names);
+          for (const name of names) expect(answer.body.info.workers.processors[name]).to.have.all.keys('position', 'lagEvents', 'active');
+        }
+        // Each new connection goes to the next process: the active one answers true, the one standing by false.
+        for (const name of names) {
+          const active = answers.map((answer) => answer.body.info.workers.processors[name].active as boolean);
+          expect(active, name).to.include(true).and.to.include(false);
+          expect(activePids(service.output()).get(name)?.size, name).to.equal(1);
+        }
+      } finally {
         await service.stop();
         for (const pid of pids.filter(alive)) process.kill(pid, 'SIGKILL');
       }

@@ -187,8 +187,8 @@ describe('rebuilding the read models from the log', function () {
 
     const run = await runScript('rebuild-read-models', [], { ...database.env, PROJECTIONS: 'async' });
     expect(run.code, run.stderr).to.equal(0);
-    // The runner has not run since: the rebuild moved its checkpoint, in the transaction of the tables.
-    expect(await runnerHealth()).to.deep.equal({ position: await lastPosition(), lagEvents: 0 });
+    // The runner has not run since (it stands by): the rebuild moved its checkpoint, in the transaction of the tables.
+    expect(await runnerHealth()).to.deep.equal({ position: await lastPosition(), lagEvents: 0, active: false });
     const starts = async (zone: string) => (await call('GET', `/booking/v1/bookings?resourceId=${zone}`)).body.data.map((b: { startTime: string }) => b.startTime);
     expect(await starts('async-a')).to.deep.equal([at(2)[0]]);
     expect(await starts('async-b')).to.deep.equal([at(3)[0]]);
@@ -199,7 +199,7 @@ describe('rebuilding the read models from the log', function () {
     const later = await call('POST', '/booking/v1/bookings', bookingBody('async-a', ...at(4)));
     expect(later.status).to.equal(201);
     expect((await call('PATCH', `/booking/v1/bookings/${later.body.id}/cancel`, { reason: 'again' })).status).to.equal(200);
-    expect(await runnerHealth()).to.deep.equal({ position: await lastPosition(), lagEvents: 0 });
+    expect(await runnerHealth()).to.deep.equal({ position: await lastPosition(), lagEvents: 0, active: true });
     const live = await snapshotOf(database.db);
     await rebuildReadModels(database.db, { projections: 'async' });
     expect(await snapshotOf(database.db)).to.deep.equal(live);

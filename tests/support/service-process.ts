@@ -13,12 +13,19 @@ export type ServiceProcess = {
 /**
  * Runs `src/main.ts` as its own process with only the given environment (plus PATH); resolves
  * once it listens: on the port it logs (PORT unset or 0), or once /health answers on a fixed PORT
- * (for quiet log levels). `nodeArgs` go to node itself (e.g. --cpu-prof).
+ * (for quiet log levels). `nodeArgs` go to node itself (e.g. --cpu-prof). `ownProcessGroup`: the
+ * service leads a process group of its own (signal it and its processes with `-pid`).
  */
-export async function startServiceProcess(env: Record<string, string>, args: string[] = [], nodeArgs: string[] = []): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  env: Record<string, string>,
+  args: string[] = [],
+  nodeArgs: string[] = [],
+  { ownProcessGroup = false } = {},
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', ...args], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...(process.env.PROJECTIONS ? { PROJECTIONS: process.env.PROJECTIONS } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: ownProcessGroup,
   });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

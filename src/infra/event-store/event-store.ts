@@ -57,6 +57,16 @@ export type AppendResult = { nextExpectedRevision: number; events: RecordedEvent
 /** One append inside a unit of work (`appendInOneTransaction`): its events, recorded and projected. */
 export type AppendInTransaction = (streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision) => Promise<RecordedEvent[]>;
 
+/** A writer's turn on one stream (EventStore.inTurn): no other append to the stream lands until it ends. */
+export type StreamTurn<Trx> = {
+  /** The turn's transaction: what is read through it sees every append committed before the turn. */
+  trx: Trx;
+  /** The stream's revision at the start of the turn, null when it does not exist. */
+  revision: number | null;
+  /** Appends in the turn's transaction, expecting `revision`. */
+  append(events: NewEvent[], options?: AppendOptions<Trx>): Promise<AppendResult>;
+};
+
 /** The store of the event log; every append also runs the projections it was created with. */
 export type EventStore<Trx = unknown> = {
   appendToStream(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision, options?: AppendOptions<Trx>): Promise<AppendResult>;
@@ -92,6 +102,13 @@ export type EventStore<Trx = unknown> = {
    * not take the stream's revision from a read of the read models, which may lag behind it.
    */
   readonly projectsAfterCommit?: boolean;
+  /**
+   * Set by the PostgreSQL store (read models in the append's transaction): runs `work` in one
+   * transaction that first takes the stream's row lock, so that writers of a contended stream, in
+   * any process, decide one after another on the state the previous one committed instead of
+   * racing each other's optimistic retries (contract §19). The expected-revision check stays.
+   */
+  inTurn?<T>(streamId: string, work: (turn: StreamTurn<Trx>) => Promise<T>): Promise<T>;
 };
 
 export const positionOf = (event: RecordedEvent): LogPosition => ({ transactionId: event.transactionId, globalPosition: event.globalPosition });

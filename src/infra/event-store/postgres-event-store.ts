@@ -5,7 +5,7 @@ import type { Database, Executor } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { EventsTable } from '../db/tables/events.table.js';
 import { compileOnce, holesOf, prefixedArgs, type BoundSql, type CompiledTemplate, type Holes } from '../db/sql-template.js';
-import type { AppendOptions, EventStore, ExpectedRevision, InlineProjection, LogPosition, NewEvent, RecordedEvent } from './event-store.js';
+import type { AppendOptions, AppendResult, EventStore, ExpectedRevision, InlineProjection, LogPosition, NewEvent, RecordedEvent } from './event-store.js';
 import { canonicalJson, genesisHash } from './hash-chain.js';
 import { isFinalInLog } from './log-horizon.js';
 import { projectEvents } from './project-events.js';
@@ -182,11 +182,49 @@ function statementsBeside(projections: readonly InlineProjection<Transaction<DB>
   return bound;
 }
 
-/** The store's inline projections run in every append's transaction, so clients read their writes. */
-export type PostgresEventStoreOptions = { projections: readonly InlineProjection<Transaction<DB>>[] };
+/** The recorded events of an append, in revision order, and the revision after them. */
+function appendResultOf(rows: EventRow[]): AppendResult {
+  const recorded = rows.map(toRecorded).sort((a, b) => a.streamRevision - b.streamRevision);
+  return { nextExpectedRevision: recorded.at(-1)!.streamRevision, events: recorded };
+}
 
-export function createPostgresEventStore(db: Database, { projections }: PostgresEventStoreOptions): EventStore<Transaction<DB>> {
-  return {
+/**
+ * The append in an open transaction: the events, then the work of `options` and the projections
+ * (in one statement when they allow it); null when the claim failed, which aborts the transaction.
+ */
+async function appendInTransaction(
+  trx: Transaction<DB>,
+  projections: readonly InlineProjection<Transaction<DB>>[],
+  streamId: string,
+  events: NewEvent[],
+  expected: ExpectedRevision,
+  options: AppendOptions<Transaction<DB>>,
+): Promise<AppendResult | null> {
+  const beside = statementsBeside(projections, events, options);
+  const rows = await appendEvents(trx, streamId, events, expected, beside);
+  if (!rows) return null;
+  const result = appendResultOf(rows);
+  if (beside) return result;
+  let projected = false;
+  const project = async () => {
+    if (projected) return;
+    projected = true;
+    await projectEvents(projections, trx, result.events);
+  };
+  await options.inTransaction?.(trx, result.events, project);
+  await project();
+  return result;
+}
+
+/**
+ * The store's inline projections run in every append's transaction, so clients read their writes.
+ * `turns` (default true) offers `inTurn`; false on the embedded database, whose one connection a
+ * turn's transaction would hold while a command's load reads through the pool.
+ */
+export type PostgresEventStoreOptions = { projections: readonly InlineProjection<Transaction<DB>>[]; turns?: boolean };
+
+export function createPostgresEventStore(db: Database, { projections, turns = true }: PostgresEventStoreOptions): EventStore<Transaction<DB>> {
+  const store: EventStore<Transaction<DB>> = {
     async appendToStream(streamId, events: NewEvent[], expectedRevision, options = {}) {
       if (events.length === 0) throw new Error('appendToStream needs at least one event');
       const refused = async () => new WrongExpectedRevisionError(streamId, expectedRevision, await currentRevision(db, streamId));
@@ -195,28 +233,18 @@ export function createPostgresEventStore(db: Database, { projections }: Postgres
         // One statement, one round trip, its own transaction: the stream row is locked only while it runs.
         const rows = await appendEvents(db, streamId, events, expectedRevision, beside);
         if (!rows) throw await refused();
-        const recorded = rows.map(toRecorded).sort((a, b) => a.streamRevision - b.streamRevision);
-        return { nextExpectedRevision: recorded.at(-1)!.streamRevision, events: recorded };
+        return appendResultOf(rows);
       }
       let stale = false;
       const result = await db
         .transaction()
         .execute(async (trx) => {
-          const rows = await appendEvents(trx, streamId, events, expectedRevision);
-          if (!rows) {
+          const appended = await appendInTransaction(trx, projections, streamId, events, expectedRevision, options);
+          if (!appended) {
             stale = true;
             throw new WrongExpectedRevisionError(streamId, expectedRevision, null);
           }
-          const recorded = rows.map(toRecorded).sort((a, b) => a.streamRevision - b.streamRevision);
-          let projected = false;
-          const project = async () => {
-            if (projected) return;
-            projected = true;
-            await projectEvents(projections, trx, recorded);
-          };
-          await options.inTransaction?.(trx, recorded, project);
-          await project();
-          return { nextExpectedRevision: recorded.at(-1)!.streamRevision, events: recorded };
+          return appended;
         })
         .catch(async (error: unknown) => {
           // The failed statement aborted the transaction: the revision is read after its rollback.
@@ -237,6 +265,36 @@ export function createPostgresEventStore(db: Database, { projections }: Postgres
           return recorded;
         }),
       );
+    },
+    async inTurn(streamId, work) {
+      let stale: ExpectedRevision | undefined;
+      return db
+        .transaction()
+        .execute(async (trx) => {
+          // The row lock queues the stream's writers (an optimistic append's claim waits on it too,
+          // and then finds the revision moved): what the turn reads and appends stands alone.
+          const row = await trx.selectFrom('streams').select('stream_revision').where('stream_id', '=', streamId).forUpdate().executeTakeFirst();
+          const revision = row?.stream_revision ?? null;
+          const expected: ExpectedRevision = revision ?? 'no_stream';
+          let appended = false;
+          return work({
+            trx,
+            revision,
+            async append(events, options = {}) {
+              if (events.length === 0) throw new Error('appendToStream needs at least one event');
+              if (appended) throw new Error('one append per turn');
+              appended = true;
+              const result = await appendInTransaction(trx, projections, streamId, events, expected, options);
+              if (result) return result;
+              // Only a stream that did not exist can be claimed by another writer meanwhile (no row to lock).
+              stale = expected;
+              throw new WrongExpectedRevisionError(streamId, expected, null);
+            },
+          });
+        })
+        .catch(async (error: unknown) => {
+          throw stale === undefined ? error : new WrongExpectedRevisionError(streamId, stale, await currentRevision(db, streamId));
+        });
     },
 
     async readStream(streamId, options = {}) {
@@ -264,6 +322,7 @@ export function createPostgresEventStore(db: Database, { projections }: Postgres
       return (await readLog(db, { after, maxCount })).events;
     },
   };
+  return turns ? store : { ...store, inTurn: undefined };
 }
 
 /** One read of the global log (`readLog`). */

@@ -41,6 +41,8 @@ export function waitingForProjections(store: EventStore<Transaction<DB>>, progre
   return {
     ...store,
     projectsAfterCommit: true,
+    // A turn decides on read models that may lag behind the stream's row: optimistic retries decide here.
+    inTurn: undefined,
     async appendToStream(streamId, events, expectedRevision, options = {}) {
       const readLogHead = store.readLogHead?.bind(store);
       const inTransaction = options.inTransaction && readLogHead ? onCurrentReadModels(readLogHead, options.inTransaction) : options.inTransaction;

@@ -1,13 +1,17 @@
 import type { Counter } from 'prom-client';
-import type { EventStore } from '../event-store/event-store.js';
+import type { AppendResult, EventStore, StreamTurn } from '../event-store/event-store.js';
 
 /** The event store, counting every event it appended by type. */
 export function countAppendedEvents<Trx>(eventStore: EventStore<Trx>, counter: Counter<'type'>): EventStore<Trx> {
+  const counted = (result: AppendResult) => {
+    for (const event of result.events) counter.inc({ type: event.type });
+  };
+  const inTurn = eventStore.inTurn?.bind(eventStore);
   return {
     ...eventStore,
     async appendToStream(...args) {
       const result = await eventStore.appendToStream(...args);
-      for (const event of result.events) counter.inc({ type: event.type });
+      counted(result);
       return result;
     },
     ...(eventStore.appendInOneTransaction && {
@@ -26,5 +30,23 @@ export function countAppendedEvents<Trx>(eventStore: EventStore<Trx>, counter: C
         });
       },
     }),
+    // Counted once the turn has committed.
+    inTurn: inTurn
+      ? async <T>(streamId: string, work: (turn: StreamTurn<Trx>) => Promise<T>): Promise<T> => {
+          const results: AppendResult[] = [];
+          const answer = await inTurn<T>(streamId, (turn) =>
+            work({
+              ...turn,
+              async append(...args) {
+                const result = await turn.append(...args);
+                results.push(result);
+                return result;
+              },
+            }),
+          );
+          results.forEach(counted);
+          return answer;
+        }
+      : undefined,
   };
 }

@@ -1,15 +1,19 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { ProcessorLag } from './processor-lag.js';
 
-export type ProcessorStatus = { position: number; lagEvents: number };
+/** `active`: this process runs the processor now (false: another process or node holds its lock). */
+export type ProcessorStatus = { position: number; lagEvents: number; active: boolean };
 
 /** The `info.workers` part of the health body (contract §12). */
 export type WorkersStatus = { status: 'up' | 'down'; processors: Record<string, ProcessorStatus> };
 
 /** The processors this process runs, and whether they keep up. */
 export type WorkerStatusBoard = {
-  /** Registers a processor this process runs (startWorkers; the async projections' runner). */
-  track(name: string): void;
+  /**
+   * Registers a processor this process runs (startWorkers; the async projections' runner), active
+   * or standing by: `isActive` tells whether this process holds its lock now.
+   */
+  track(name: string, isActive: () => boolean): void;
   /** Undefined while this process runs no processor; reads the checkpoints otherwise. */
   status(): Promise<WorkersStatus | undefined>;
 };
@@ -23,7 +27,7 @@ const stalledAfterMs = 60_000;
  * services' clock), whichever instance holds its lock: the checkpoint is shared.
  */
 export function createWorkerStatusBoard(readLags: () => Promise<ProcessorLag[]>, now: () => Temporal.Instant): WorkerStatusBoard {
-  const tracked = new Set<string>();
+  const tracked = new Map<string, () => boolean>();
   /** Per processor: the position last seen while behind, and since when it stands there. */
   const behind = new Map<string, { position: number; sinceMs: number }>();
 
@@ -41,17 +45,17 @@ export function createWorkerStatusBoard(readLags: () => Promise<ProcessorLag[]>,
   };
 
   return {
-    track: (name) => void tracked.add(name),
+    track: (name, isActive) => void tracked.set(name, isActive),
     async status() {
       if (tracked.size === 0) return undefined;
       const lags = new Map((await readLags()).map((lag) => [lag.name, lag]));
       const nowMs = now().epochMilliseconds;
       const processors: Record<string, ProcessorStatus> = {};
       let down = false;
-      for (const name of [...tracked].sort()) {
+      for (const [name, isActive] of [...tracked].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         // A processor that has not run its first round yet has no checkpoint: it starts at the log's beginning.
         const lag = lags.get(name);
-        const status = { position: lag?.position ?? 0, lagEvents: lag?.lagEvents ?? 0 };
+        const status = { position: lag?.position ?? 0, lagEvents: lag?.lagEvents ?? 0, active: isActive() };
         processors[name] = status;
         if (isStalled(name, status, nowMs)) down = true;
       }

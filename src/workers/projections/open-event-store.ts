@@ -17,6 +17,8 @@ export type OpenedEventStore = {
   eventStore: EventStore<Transaction<DB>>;
   /** The reader of the same log. */
   logReader: LogReader;
+  /** Set where this process runs the projections runner: whether it holds the runner's lock now. */
+  projectionsActive?: () => boolean;
   /** Stops the projections runner, then closes the connection to the store. */
   close(): Promise<void>;
 };
@@ -36,6 +38,7 @@ export async function openEventStore(config: Config, db: Database, logger: Logge
   return {
     eventStore: asyncProjections.eventStore,
     logReader,
+    projectionsActive: asyncProjections.isActive,
     async close() {
       await asyncProjections.stop();
       await closeStore();
@@ -58,6 +61,6 @@ async function connectEventStore(config: Config, db: Database) {
     return { store, logReader: createEventStoreDbLogReader(client, db), following: eventStoreDbFollowingProjectors, closeStore: () => client.dispose() };
   }
   const following = config.projections === 'async' ? followingProjectors : [];
-  const store = createPostgresEventStore(db, { projections: projectors.filter((p) => !following.includes(p)) });
+  const store = createPostgresEventStore(db, { projections: projectors.filter((p) => !following.includes(p)), turns: config.database.kind === 'postgres' });
   return { store, logReader: createPostgresLogReader(db), following, closeStore: async () => undefined };
 }

@@ -17,6 +17,8 @@ import { projectionsProcessor } from './projections-processor.js';
 export type AsyncProjections = {
   /** The store to hand to commands: it waits for the projections (read-your-writes). */
   eventStore: EventStore<Transaction<DB>>;
+  /** Whether this process holds the runner's lock now (health). */
+  isActive(): boolean;
   stop(): Promise<void>;
 };
 
@@ -71,7 +73,13 @@ export function startAsyncProjections(
       if (reached) progress.advanced(reached);
       return read === options.batchSize ? 0 : options.pollIntervalMs;
     },
-    { backoff: options.backoff, onStop: () => lock.release() },
+    {
+      backoff: options.backoff,
+      onStop: () => {
+        active = false;
+        return lock.release();
+      },
+    },
   );
 
   const listener = startCommitListener(
@@ -83,6 +91,7 @@ export function startAsyncProjections(
 
   return {
     eventStore: waitingForProjections(store, progress),
+    isActive: () => active,
     async stop() {
       await listener.stop();
       await runner.stop();
