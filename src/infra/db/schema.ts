@@ -2,7 +2,9 @@ import type { BookingsArchiveTable, BookingsTable } from './tables/bookings.tabl
 import type { ApplicationsTable, ProjectsTable, PublishersTable, PurchasesTable } from './tables/catalog.table.js';
 import type { DevicesTable, ZonesTable } from './tables/device-records.table.js';
 import type { EventsTable, StreamsTable } from './tables/events.table.js';
+import type { IdempotencyKeysTable } from './tables/idempotency-keys.table.js';
 import type { ProcessorCheckpointsTable } from './tables/processor-checkpoints.table.js';
+import type { RateLimitBucketsTable } from './tables/rate-limit-buckets.table.js';
 import type { ResourcesTable } from './tables/resources.table.js';
 import type { ScheduledRunsTable } from './tables/scheduled-runs.table.js';
 import type { TimersTable } from './tables/timers.table.js';
@@ -27,4 +29,6 @@ export type DB = {
   purchases: PurchasesTable;
   utilization_bookings: UtilizationBookingsTable;
   scheduled_runs: ScheduledRunsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  rate_limit_buckets: RateLimitBucketsTable;
 };
