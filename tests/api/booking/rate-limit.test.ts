@@ -1,0 +1,143 @@
+import { expect } from 'chai';
+import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
+import { platformKey } from '../../support/test-keys.js';
+import { startTestServer, type TestServer } from '../../support/test-server.js';
+import { bookingBody, registerZone, setClock } from './booking-api.js';
+
+const resources = '/booking/v1/resources';
+
+/** `"<name>";r=<remaining>;t=<seconds>` read into its parts. */
+function parseRateLimit(header: string | null): { name: string; r: number; t: number } {
+  const match = /^"([^"]+)";r=(\d+);t=(\d+)$/.exec(header ?? '');
+  if (!match) throw new Error(`RateLimit header not as expected: ${header}`);
+  return { name: match[1]!, r: Number(match[2]), t: Number(match[3]) };
+}
+
+describe('rate limits (contract §18)', function () {
+  this.timeout(60_000);
+
+  describe('with RATE_LIMIT_PER_MINUTE=5', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '5' });
+    });
+    after(() => server.stop());
+
+    it('tells the policy and a remaining count that goes down with each request', async () => {
+      const token = server.token({ sub: 'counted' });
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await server.request('GET', resources, { token }));
+      for (const answer of answers) {
+        expect(answer.status).to.equal(200);
+        expect(answer.headers.get('ratelimit-policy')).to.equal('"per-sub";q=5;w=60');
+      }
+      const limits = answers.map((answer) => parseRateLimit(answer.headers.get('ratelimit')));
+      expect(limits.map((limit) => limit.name)).to.deep.equal(['per-sub', 'per-sub', 'per-sub']);
+      expect(limits.map((limit) => limit.r)).to.deep.equal([4, 3, 2]);
+      expect(limits.map((limit) => limit.t)).to.deep.equal([0, 0, 0]);
+    });
+
+    it('answers 429 with Retry-After past the limit, in the error shape, and writes nothing', async () => {
+      const token = server.token({ sub: 'eager' });
+      await registerZone(server, 'zone-limited');
+      setClock(server, '2027-01-04T08:00:00Z');
+      for (let i = 0; i < 5; i++) expect((await server.request('GET', resources, { token })).status).to.equal(200);
+      const refused = await server.request('POST', '/booking/v1/bookings', { token, body: bookingBody('zone-limited', '2027-01-10T09:00:00Z', '2027-01-10T10:00:00Z') });
+      expect(refused.status).to.equal(429);
+      expect(refused.body).to.include({ statusCode: 429 });
+      expect(refused.body.message).to.be.a('string');
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      // One request is free again every 12 s.
+      expect(retryAfter).to.be.within(1, 12);
+      const limit = parseRateLimit(refused.headers.get('ratelimit'));
+      expect(limit).to.deep.equal({ name: 'per-sub', r: 0, t: retryAfter });
+      expect(refused.headers.get('ratelimit-policy')).to.equal('"per-sub";q=5;w=60');
+      const stored = await server.database.db.selectFrom('bookings').select('id').where('resource_id', '=', 'zone-limited').execute();
+      expect(stored).to.have.length(0);
+    });
+
+    it('counts each token subject on its own', async () => {
+      const first = server.token({ sub: 'first' });
+      const second = server.token({ sub: 'second', level: 'LV4' });
+      for (let i = 0; i < 5; i++) await server.request('GET', resources, { token: first });
+      expect((await server.request('GET', resources, { token: first })).status).to.equal(429);
+      const other = await server.request('GET', resources, { token: second });
+      expect(other.status).to.equal(200);
+      expect(parseRateLimit(other.headers.get('ratelimit')).r).to.equal(4);
+    });
+
+    it('never limits health, metrics or docs', async () => {
+      for (let i = 0; i < 12; i++) {
+        for (const path of ['/booking/v1/health', '/metrics', '/booking/docs-yaml']) {
+          const res = await server.request('GET', path, { token: null });
+          expect(res.status, path).to.equal(200);
+          expect(res.headers.get('ratelimit'), path).to.equal(null);
+        }
+      }
+    });
+  });
+
+  it('is off with RATE_LIMIT_PER_MINUTE=0', async () => {
+    const server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '0' });
+    try {
+      for (let i = 0; i < 10; i++) {
+        const res = await server.request('GET', resources);
+        expect(res.status).to.equal(200);
+        expect(res.headers.get('ratelimit')).to.equal(null);
+        expect(res.headers.get('ratelimit-policy')).to.equal(null);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('allows 1200 requests a minute by default', async () => {
+    const server = await startTestServer();
+    try {
+      const res = await server.request('GET', resources);
+      expect(res.headers.get('ratelimit-policy')).to.equal('"per-sub";q=1200;w=60');
+      expect(parseRateLimit(res.headers.get('ratelimit')).r).to.equal(1199);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  describe('across two service processes', function () {
+    this.timeout(120_000);
+    let server: TestServer;
+    let children: ServiceProcess[] = [];
+
+    before(async function () {
+      server = await startTestServer();
+      if (!server.database.isServer) this.skip();
+      const env = {
+        ...server.database.env,
+        APP_ENV: 'production',
+        PLATFORM_AUTH_ENDPOINT: platformKey.publicKey,
+        DATA_DIR: `/tmp/booking-test-${process.pid}-children`,
+        DB_POOL_SIZE: '4',
+        WEB_CONCURRENCY: '1',
+        RATE_LIMIT_PER_MINUTE: '6',
+      };
+      children = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
+    });
+    after(async () => {
+      await Promise.all(children.map((child) => child.stop()));
+      await server?.stop();
+    });
+
+    it('counts one limit for both', async () => {
+      const token = server.token({ sub: 'everywhere' });
+      const get = (i: number) => fetch(`${children[i % 2]!.url}${resources}`, { headers: { authorization: `Bearer ${token}` } });
+      const remaining: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await get(i);
+        expect(res.status).to.equal(200);
+        remaining.push(parseRateLimit(res.headers.get('ratelimit')).r);
+      }
+      expect(remaining).to.deep.equal([5, 4, 3, 2, 1, 0]);
+      expect((await get(0)).status).to.equal(429);
+      expect((await get(1)).status).to.equal(429);
+    });
+  });
+});
