@@ -290,6 +290,68 @@ describe('Idempotency-Key across two service processes', function () {
   });
 });
 
+describe('Idempotency-Key of a process that died mid-request', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let child: ServiceProcess | undefined;
+
+  before(async function () {
+    server = await startTestServer();
+    if (!server.database.isServer) this.skip();
+  });
+  after(async () => {
+    await child?.stop();
+    await server?.stop();
+  });
+
+  it('holds the key for the 60 s lease, then lets a retry take it over', async () => {
+    child = await startServiceProcess({
+      ...server.database.env,
+      APP_ENV: 'production',
+      PLATFORM_AUTH_ENDPOINT: platformKey.publicKey,
+      DATA_DIR: `/tmp/booking-test-${process.pid}-children`,
+      DB_POOL_SIZE: '4',
+      WEB_CONCURRENCY: '1',
+    });
+    const id = await registerZone(server, 'zone-orphan');
+    const start = Temporal.Now.instant().add({ hours: 24 * 5 }).round({ smallestUnit: 'hour', roundingMode: 'ceil' });
+    const body = bookingBody('zone-orphan', start.toString(), start.add({ minutes: 30 }).toString());
+    const token = server.token();
+    const session = await openSession(server.database.config!, 'operator');
+    try {
+      await session.query('begin');
+      await session.query('lock table streams in exclusive mode');
+      const orphaned = fetch(`${child.url}${bookings}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': 'orphan' },
+        body: JSON.stringify(body),
+      }).catch(() => 'connection lost');
+      await waitForInFlight(server, 'orphan');
+      child.child.kill('SIGKILL');
+      await child.exited;
+      expect(await orphaned).to.equal('connection lost');
+      // The server notices a dead client only when it next talks to it: its connections end with it.
+      await session.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`);
+    } finally {
+      await session.query('commit');
+      await session.end();
+    }
+    const retry = () => server.request('POST', bookings, { body, token, headers: { 'idempotency-key': 'orphan' } });
+    const held = await retry();
+    expect(held.status).to.equal(409);
+    expect(held.body.reason).to.equal('idempotency_key_in_flight');
+    const now = Temporal.Now.instant();
+    server.services.now = () => now.add({ seconds: 61 });
+    const taken = await retry();
+    expect(taken.status, JSON.stringify(taken.body)).to.equal(201);
+    expect(taken.headers.get('idempotent-replayed')).to.equal(null);
+    const replayed = await retry();
+    expect(replayed.headers.get('idempotent-replayed')).to.equal('true');
+    const stored = await server.database.db.selectFrom('bookings').select('id').where('bookable_resource_id', '=', id).execute();
+    expect(stored.map((b) => b.id)).to.deep.equal([taken.body.id]);
+  });
+});
+
 async function waitForInFlight(server: TestServer, key: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
     const row = await server.database.db.selectFrom('idempotency_keys').select('state').where('key', '=', key).executeTakeFirst();
