@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
+import { asyncCommit } from '../db/async-commit.js';
 import { compileOnce, holesOf } from '../db/sql-template.js';
 
 /** Whose key it is: the scope of contract §18. */
@@ -13,10 +14,14 @@ export type HeldKey = { fingerprint: string; state: 'in_flight' | 'done'; answer
 
 const h = holesOf();
 
+// Every write below commits without waiting for the disk (asyncCommit): a claim or a kept answer lost
+// to a crash within a fraction of a second leaves the key free, as its lease would; the request's
+// own effect (its events) is committed durably all the same.
+
 // One statement: a new key is claimed; so is one whose holder's lease ran out or whose answer expired.
 const claimStatement = compileOnce(sql`
   insert into idempotency_keys as k (workspace, sub, key, fingerprint, claim_id, state, lease_until, expires_at)
-  values (${h.workspace}, ${h.sub}, ${h.key}, ${h.fingerprint}, ${h.claimId}, 'in_flight', ${h.leaseUntil}, ${h.expiresAt})
+  select ${h.workspace}, ${h.sub}, ${h.key}, ${h.fingerprint}, ${h.claimId}::uuid, 'in_flight', ${h.leaseUntil}::timestamptz, ${h.expiresAt}::timestamptz from ${asyncCommit}
   on conflict (workspace, sub, key) do update set
     fingerprint = excluded.fingerprint, claim_id = excluded.claim_id, state = 'in_flight', status = null,
     content_type = null, body = null, lease_until = excluded.lease_until, expires_at = excluded.expires_at
@@ -29,10 +34,11 @@ const readStatement = compileOnce(sql`
 
 const completeStatement = compileOnce(sql`
   update idempotency_keys set state = 'done', status = ${h.status}, content_type = ${h.contentType}, body = ${h.body}, expires_at = ${h.expiresAt}
+  from ${asyncCommit}
   where workspace = ${h.workspace} and sub = ${h.sub} and key = ${h.key} and claim_id = ${h.claimId} and state = 'in_flight'`);
 
 const releaseStatement = compileOnce(sql`
-  delete from idempotency_keys
+  delete from idempotency_keys using ${asyncCommit}
   where workspace = ${h.workspace} and sub = ${h.sub} and key = ${h.key} and claim_id = ${h.claimId} and state = 'in_flight'`);
 
 const scopeArgs = (scope: IdempotencyScope) => ({ workspace: scope.workspace, sub: scope.sub, key: scope.key });

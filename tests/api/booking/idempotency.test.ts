@@ -353,7 +353,8 @@ describe('Idempotency-Key of a process that died mid-request', function () {
 });
 
 async function waitForInFlight(server: TestServer, key: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  // Long enough for a service process on a busy machine.
+  for (let i = 0; i < 1_200; i++) {
     const row = await server.database.db.selectFrom('idempotency_keys').select('state').where('key', '=', key).executeTakeFirst();
     if (row?.state === 'in_flight') return;
     await new Promise((resolve) => setTimeout(resolve, 25));

@@ -129,15 +129,14 @@ describe('rate limits (contract §18)', function () {
     it('counts one limit for both', async () => {
       const token = server.token({ sub: 'everywhere' });
       const get = (i: number) => fetch(`${children[i % 2]!.url}${resources}`, { headers: { authorization: `Bearer ${token}` } });
-      const remaining: number[] = [];
-      for (let i = 0; i < 6; i++) {
-        const res = await get(i);
-        expect(res.status).to.equal(200);
-        remaining.push(parseRateLimit(res.headers.get('ratelimit')).r);
-      }
-      expect(remaining).to.deep.equal([5, 4, 3, 2, 1, 0]);
-      expect((await get(0)).status).to.equal(429);
-      expect((await get(1)).status).to.equal(429);
+      // 10 at once, 5 to each: separate counts would let all 10 through. One refill (10 s) may land during the burst.
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => get(i)));
+      const allowed = answers.filter((res) => res.status === 200);
+      const refused = answers.filter((res) => res.status === 429);
+      expect(allowed.length + refused.length).to.equal(10);
+      expect(allowed.length).to.be.within(6, 7);
+      for (const res of refused) expect(Number(res.headers.get('retry-after'))).to.be.within(1, 10);
+      for (const res of answers) expect(parseRateLimit(res.headers.get('ratelimit')).r).to.be.within(0, 5);
     });
   });
 });
