@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import { bucketKeyOf, policyNameOf, rateLimitHeaders, type RateLimitedClient } from '../domain/requests/rate-limit.js';
-import { takeToken } from '../infra/rate-limit/token-buckets.js';
+import { createTokenSource } from '../infra/rate-limit/token-batches.js';
 import type { Services } from '../services.js';
 import { principalOf } from './authenticate.js';
 
@@ -15,9 +15,10 @@ const subjectOf = (res: Response): RateLimitedClient => ({ kind: 'sub', sub: pri
 export function limitRate(services: Pick<Services, 'config' | 'db'>, clientOf: (res: Response) => RateLimitedClient = subjectOf): RequestHandler {
   const perMinute = services.config.rateLimitPerMinute;
   if (perMinute === 0) return (_req, _res, next) => next();
+  const takeToken = createTokenSource(services.db, perMinute);
   return async (_req, res, next) => {
     const client = clientOf(res);
-    const bucket = await takeToken(services.db, bucketKeyOf(client), perMinute);
+    const bucket = await takeToken(bucketKeyOf(client));
     const headers = rateLimitHeaders({ name: policyNameOf(client), perMinute }, bucket);
     res.set('RateLimit-Policy', headers.policy);
     res.set('RateLimit', headers.limit);

@@ -102,6 +102,33 @@ describe('rate limits (contract §18)', function () {
     }
   });
 
+  it('lets no more than the limit through when a busy client is served from batches of tokens', async () => {
+    const server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '300' });
+    try {
+      const token = server.token({ sub: 'busy' });
+      const started = Date.now();
+      const statuses: number[] = [];
+      let sent = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (sent < 400) {
+            sent += 1;
+            statuses.push((await server.request('GET', resources, { token })).status);
+          }
+        }),
+      );
+      const seconds = (Date.now() - started) / 1_000;
+      const allowed = statuses.filter((status) => status === 200).length;
+      expect(statuses.filter((status) => status !== 200 && status !== 429)).to.deep.equal([]);
+      // 300 at the start, 5 more every second; a process gives up at most a few tokens it took in advance.
+      expect(allowed).to.be.at.most(300 + Math.ceil(seconds * 5));
+      expect(allowed).to.be.at.least(290);
+      expect(statuses.filter((status) => status === 429).length).to.be.at.least(400 - 300 - Math.ceil(seconds * 5));
+    } finally {
+      await server.stop();
+    }
+  });
+
   describe('across two service processes', function () {
     this.timeout(120_000);
     let server: TestServer;

@@ -27,8 +27,8 @@ describe('the request records cleanup', function () {
     expect((await create('old', 9)).status).to.equal(201);
     setClock(server, '2027-01-05T07:00:00Z');
     expect((await create('recent', 10)).status).to.equal(201);
-    await db.insertInto('rate_limit_buckets').values({ key: 'sub:idle', tokens: 3, updated_at: new Date(Date.now() - 10 * 60_000), allowed: true }).execute();
-    await db.insertInto('rate_limit_buckets').values({ key: 'sub:busy', tokens: 3, updated_at: new Date(), allowed: true }).execute();
+    await db.insertInto('rate_limit_buckets').values({ key: 'sub:idle', tokens: 3, updated_at: new Date(Date.now() - 10 * 60_000), taken: 1 }).execute();
+    await db.insertInto('rate_limit_buckets').values({ key: 'sub:busy', tokens: 3, updated_at: new Date(), taken: 1 }).execute();
 
     setClock(server, '2027-01-05T08:00:01Z');
     const loop = startRequestRecordsCleanup(server.services, workerOptionsFor(server.services.config, { ...fastWorkerOptions, requestRecordsCleanupIntervalMs: 50 }));

@@ -4,6 +4,6 @@ export type RateLimitBucketsTable = {
   /** Tokens left as of updated_at (fractional: the bucket refills continuously). */
   tokens: number;
   updated_at: Date;
-  /** Whether the last request found a token. */
-  allowed: boolean;
+  /** How many tokens the last statement took (0: refused). */
+  taken: number;
 };
