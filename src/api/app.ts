@@ -21,12 +21,14 @@ import { healthRouter } from './health-router.js';
 import { jsonBodyParser } from './json-body-parser.js';
 import { metricsRouter } from './metrics-router.js';
 import { httpErrorHandler, notFoundHandler } from './http-error-handler.js';
+import { idempotentWrites } from './idempotent-writes.js';
 import { asyncApiDocsRouter, openApiDocsRouter, openApiValidator, type OpenApiArea } from './openapi-documents.js';
 import { assetsRouter } from './publishing/assets-router.js';
 import { publishRouter } from './publishing/publish-router.js';
 import { signInRouter } from './publishing/sign-in-router.js';
 import { deviceSelfRouter } from './records/device-self-router.js';
 import { devicesRouter } from './records/devices-router.js';
+import { limitRate } from './rate-limit.js';
 import { recordQueryParser } from './records/record-query-string.js';
 import { zonesRouter } from './records/zones-router.js';
 import { refuseHostileInput } from './refuse-hostile-input.js';
@@ -66,6 +68,8 @@ export function createApp(services: Services, draining?: Draining): Express {
   // Calendar feeds authenticate by bearer or by their feed token (contract §18).
   app.use('/booking/v1', calendarFeedRouter(services));
   app.use('/booking/v1', authenticate(services.verifyToken));
+  app.use('/booking/v1', limitRate(services));
+  app.use('/booking/v1', idempotentWrites(services));
   app.use('/booking/v1/calendar-feeds', calendarFeedsRouter(services));
   app.use('/booking/v1', historyRouter(services));
   app.use('/booking/v1', asOfRouter(services));

@@ -42,6 +42,8 @@ export type Config = {
   reconcileIntervalSeconds: number;
   /** RETENTION_DAYS: bookings ended longer ago than this are archived daily (contract §13); 0 = never. */
   retentionDays: number;
+  /** RATE_LIMIT_PER_MINUTE: requests a token subject (or feed token) may make in any 60 s (contract §18); 0 = no limit. */
+  rateLimitPerMinute: number;
   publisherTokenSecret?: string;
   storageBucket?: string;
   oauth: OAuthConfig;
@@ -184,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
     reminderMinutes: integer(env, 'REMINDER_MINUTES', 15),
     reconcileIntervalSeconds: integer(env, 'RECONCILE_INTERVAL_SECONDS', 300, 1),
     retentionDays: integer(env, 'RETENTION_DAYS', 730),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
     publisherTokenSecret: publisherTokenSecretOf(env),
     storageBucket: env.STORAGE_BUCKET || undefined,
     oauth: oauthConfigOf(env),

@@ -7,6 +7,7 @@ import { startCommitListener } from './commit-listener.js';
 import { createExclusiveLock } from './create-exclusive-lock.js';
 import { kafkaRelay } from './kafka/kafka-relay.js';
 import type { Processor } from './processor.js';
+import { startRequestRecordsCleanup } from './request-records/start-request-records-cleanup.js';
 import { startRetentionLoop } from './retention/start-retention-loop.js';
 import { startProcessor } from './start-processor.js';
 import type { RunningLoop } from './supervised-loop.js';
@@ -42,7 +43,7 @@ export function startWorkers(services: Services, overrides: Partial<WorkerOption
     return loop;
   };
 
-  const loops: RunningLoop[] = [startTimerLoop(services, options), follow(deviceDeletions(services)), startReconciliation(services, options), startRetentionLoop(services, options)];
+  const loops: RunningLoop[] = [startTimerLoop(services, options), follow(deviceDeletions(services)), startReconciliation(services, options), startRetentionLoop(services, options), startRequestRecordsCleanup(services, options)];
   const sender = endpoint && secret ? startWebhookSender(services, { endpoint, secret }, options) : undefined;
   if (sender) loops.push(follow(webhookRelay, options.relayBatchSize), sender);
   const producer = config.kafka.brokers.length > 0 ? (options.kafkaProducer ?? createKafkaProducer(config.kafka.brokers, logger)) : undefined;

@@ -28,6 +28,8 @@ export type WorkerOptions = {
   reconcileIntervalMs: number;
   /** The hour of the day (UTC, 0–23) of the daily retention run. */
   retentionHourUtc: number;
+  /** Pause between two deletions of expired Idempotency-Key answers and idle rate-limit buckets. */
+  requestRecordsCleanupIntervalMs: number;
   /** Used instead of a kafkajs producer for KAFKA_BROKERS (tests). */
   kafkaProducer?: KafkaSender;
 };
@@ -47,6 +49,7 @@ export function workerOptionsFor(config: Config, overrides: Partial<WorkerOption
     webhookJitterRatio: 0.1,
     reconcileIntervalMs: config.reconcileIntervalSeconds * 1_000,
     retentionHourUtc: 3,
+    requestRecordsCleanupIntervalMs: 10 * 60_000,
     ...overrides,
   };
 }

@@ -6,6 +6,7 @@ import { canSeeWorkspace, isAdmin, type Principal } from '../../domain/access/pr
 import { calendarEntryOf } from '../../domain/calendar/calendar-entry.js';
 import { feedOpens, feedWindow } from '../../domain/calendar/calendar-feed.js';
 import { notFound } from '../../domain/domain-error.js';
+import type { RateLimitedClient } from '../../domain/requests/rate-limit.js';
 import { AuthenticationError } from '../../infra/auth/principal-from-claims.js';
 import { feedTokenHash } from '../../infra/auth/feed-token.js';
 import type { Executor } from '../../infra/db/database.js';
@@ -13,6 +14,7 @@ import { findFeedBookings, findFeedVersion, type FeedSelection } from '../../pro
 import { findCalendarResource } from '../../projections/calendar/calendar-resource.js';
 import { findLiveCalendarFeed } from '../../projections/calendar/calendar-feeds.js';
 import type { Services } from '../../services.js';
+import { limitRate } from '../rate-limit.js';
 import { calendarText } from './calendar-ics.js';
 
 /** The two feed URLs: the only routes a feed token opens, and only to read. */
@@ -112,9 +114,33 @@ async function answerFeed(req: Request, res: Response, db: Executor, reader: Pri
 /** The window anchored to the whole minute: a feed's rows change with the minute at most, so versions can be kept for one. */
 const feedWindowAt = (now: Temporal.Instant) => feedWindow(Temporal.Instant.fromEpochMilliseconds(Math.floor(now.epochMilliseconds / 60_000) * 60_000));
 
+/**
+ * Whom a feed request counts against (contract §18): its feed token on its own, known by its hash
+ * so that a client over its limit is refused before any database read, else the bearer's subject.
+ */
+async function feedClientOf(req: Request, services: Services): Promise<RateLimitedClient> {
+  const token = req.query.token;
+  if (token === undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    if (!match?.[1]) throw new AuthenticationError('missing bearer token or feed token');
+    return { kind: 'sub', sub: (await services.verifyToken(match[1])).sub };
+  }
+  const hash = typeof token === 'string' ? feedTokenHash(token) : null;
+  if (!hash) throw new AuthenticationError('malformed feed token');
+  return { kind: 'feed-token', id: hash };
+}
+
+const feedRoutes = ['/resources/:id/calendar.ics', '/bookings/calendar.ics'];
+
 /** GET /resources/{id}/calendar.ics and /bookings/calendar.ics (contract §18), by bearer or feed token. */
 export function calendarFeedRouter(services: Services): Router {
   const router = Router();
+
+  router.get(feedRoutes, async (req, res, next) => {
+    res.locals.rateLimitedClient = await feedClientOf(req, services);
+    next();
+  });
+  router.get(feedRoutes, limitRate(services, (res) => res.locals.rateLimitedClient as RateLimitedClient));
 
   router.get('/resources/:id/calendar.ics', async (req, res) => {
     const reader = await readerOf(req, services, { kind: 'resource', bookableResourceId: req.params.id });

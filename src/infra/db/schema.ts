@@ -5,7 +5,9 @@ import type { ApplicationsTable, ProjectsTable, PublishersTable, PurchasesTable 
 import type { DevicesTable, ZonesTable } from './tables/device-records.table.js';
 import type { EventsTable, StreamsTable } from './tables/events.table.js';
 import type { QuotasTable } from './tables/quotas.table.js';
+import type { IdempotencyKeysTable } from './tables/idempotency-keys.table.js';
 import type { ProcessorCheckpointsTable } from './tables/processor-checkpoints.table.js';
+import type { RateLimitBucketsTable } from './tables/rate-limit-buckets.table.js';
 import type { ResourcesTable } from './tables/resources.table.js';
 import type { ScheduledRunsTable } from './tables/scheduled-runs.table.js';
 import type { TimersTable } from './tables/timers.table.js';
@@ -35,4 +37,6 @@ export type DB = {
   calendar_feeds: CalendarFeedsTable;
   quotas: QuotasTable;
   blackouts: BlackoutsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  rate_limit_buckets: RateLimitBucketsTable;
 };

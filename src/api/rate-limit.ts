@@ -1,0 +1,32 @@
+import type { RequestHandler, Response } from 'express';
+import { bucketKeyOf, policyNameOf, rateLimitHeaders, type RateLimitedClient } from '../domain/requests/rate-limit.js';
+import { createTokenSource } from '../infra/rate-limit/token-batches.js';
+import type { Services } from '../services.js';
+import { principalOf } from './authenticate.js';
+
+/** The caller as authenticate left it: the token's subject. */
+const subjectOf = (res: Response): RateLimitedClient => ({ kind: 'sub', sub: principalOf(res).sub });
+
+/**
+ * RATE_LIMIT_PER_MINUTE per client (contract §18), counted in PostgreSQL by every process and node
+ * alike: one statement, before any other database work of the request. Mounted after
+ * authentication, on the routes that need a token (health, metrics and docs do not).
+ */
+export function limitRate(services: Pick<Services, 'config' | 'db'>, clientOf: (res: Response) => RateLimitedClient = subjectOf): RequestHandler {
+  const perMinute = services.config.rateLimitPerMinute;
+  if (perMinute === 0) return (_req, _res, next) => next();
+  const takeToken = createTokenSource(services.db, perMinute);
+  return async (_req, res, next) => {
+    const client = clientOf(res);
+    const bucket = await takeToken(bucketKeyOf(client));
+    const headers = rateLimitHeaders({ name: policyNameOf(client), perMinute }, bucket);
+    res.set('RateLimit-Policy', headers.policy);
+    res.set('RateLimit', headers.limit);
+    if (headers.retryAfterSeconds === null) {
+      next();
+      return;
+    }
+    res.set('Retry-After', String(headers.retryAfterSeconds));
+    res.status(429).json({ statusCode: 429, message: `over the limit of ${perMinute} requests per minute; retry after ${headers.retryAfterSeconds} s` });
+  };
+}
