@@ -65,6 +65,7 @@ export function createRefusal(command: CreateTimes, state: CreateBookingState, a
   if (blackout) return blackoutViolation(blackout);
   const quota = callerChecks ? quotaRefusal(state.quotas, resource, command.startTime, command.endTime) : null;
   if (quota) return quotaViolation(quota);
+  if (state.overlapping.length === 0) return null;
   return conflictRefusal(findConflicts(state.overlapping, occupiedRange(command.startTime, command.endTime, buffersOf(resource))));
 }
 
@@ -79,5 +80,6 @@ export function isCreateAccepted(command: CreateTimes, state: CreateBookingState
     const { bufferBeforeMinutes, bufferAfterMinutes } = buffersOf(resource);
     if (hasConflict(state.overlapping, command.startTime.epochMilliseconds - bufferBeforeMinutes * 60_000, command.endTime.epochMilliseconds + bufferAfterMinutes * 60_000)) return false;
   }
-  return createRefusal(command, state, actor, now, options) === null;
+  // No booking in the way: the conflicts, createRefusal's last check, find none, so the state need not carry them.
+  return createRefusal(command, { ...state, overlapping: [] }, actor, now, options) === null;
 }

@@ -1,9 +1,13 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
-import { createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
-import { admitSeries, decideCreateSeries, type CreateSeries, type CreateSeriesState } from '../booking/series/decide-create-series.js';
-import { DomainError } from '../domain-error.js';
 import type { Blackout } from '../blackout/blackout.js';
+import { createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
+import { hasConflict } from '../booking/find-conflicts.js';
+import { buffersOf } from '../booking/occupied-range.js';
+import { admitSeries, assertSeriesRequest, checkSeriesCreate, type CreateSeries, type CreateSeriesState, type SeriesDecisionOptions } from '../booking/series/decide-create-series.js';
+import { seriesOccurrences } from '../booking/series/series-pattern.js';
+import { DomainError } from '../domain-error.js';
+import type { Occurrence } from '../recurrence/index.js';
 import type { QuotaLedger } from '../quota/quota-refusal.js';
 import type { Resource } from '../resource/resource.js';
 import { compareCandidates, type FreeResourceCandidate } from './free-resource-candidate.js';
@@ -25,19 +29,42 @@ function rethrowRequestFault(error: unknown): void {
   if (error.code === 'invalid_request') throw error;
 }
 
-function unavailableOccurrences(candidate: FreeResourceCandidate, state: CreateSeriesState, command: CreateSeries, actor: Principal, now: Temporal.Instant, policyRefusal: PolicyRefusal): UnavailableOccurrence[] | null {
-  let occurrences;
-  try {
-    ({ occurrences } = admitSeries(command, state, actor, now));
-  } catch (error) {
-    rethrowRequestFault(error);
-    return null;
-  }
+/**
+ * seriesOccurrences remembered by what it is a function of besides the request: the series' zone
+ * and the resource's horizon (maxAdvanceDays). A refusal is remembered too.
+ */
+function rememberedExpansions(): typeof seriesOccurrences {
+  const expansions = new Map<string, { occurrences: Occurrence[] } | { error: unknown }>();
+  return (pattern, resource, now) => {
+    const key = `${pattern.timeZone}|${resource.bookingPolicy.maxAdvanceDays}`;
+    let expansion = expansions.get(key);
+    if (!expansion) {
+      try {
+        expansion = { occurrences: seriesOccurrences(pattern, resource, now) };
+      } catch (error) {
+        expansion = { error };
+      }
+      expansions.set(key, expansion);
+    }
+    if ('error' in expansion) throw expansion.error;
+    return expansion.occurrences;
+  };
+}
+
+/** Whether a booking of the candidate's is in the way of an occurrence: the last check refuses the series then, whatever the others say. */
+function anyOccurrenceTaken(candidate: FreeResourceCandidate, occurrences: readonly Occurrence[]): boolean {
+  if (candidate.bookings.length === 0) return false;
+  const { bufferBeforeMinutes, bufferAfterMinutes } = buffersOf(candidate.resource);
+  return occurrences.some(({ start, end }) =>
+    hasConflict(candidate.bookings, start.epochMilliseconds - bufferBeforeMinutes * 60_000, end.epochMilliseconds + bufferAfterMinutes * 60_000),
+  );
+}
+
+function unavailableOccurrences(occurrences: readonly Occurrence[], state: CreateSeriesState, actor: Principal, now: Temporal.Instant, policyRefusal: PolicyRefusal): UnavailableOccurrence[] | null {
   const unavailable: UnavailableOccurrence[] = [];
   for (const { start, end } of occurrences) {
     // Quotas add up over the series as a whole: an occurrence alone is told only by the resource's own checks.
-    const occurrenceState = { ...state, overlapping: candidate.bookings, quotas: [] };
-    const refusal = createRefusal({ startTime: start, endTime: end }, occurrenceState, actor, now, { policyRefusal, callerChecks: false });
+    const refusal = createRefusal({ startTime: start, endTime: end }, { ...state, quotas: [] }, actor, now, { policyRefusal, callerChecks: false });
     if (refusal) unavailable.push({ startTime: start, endTime: end, reason: refusalReason(refusal) });
   }
   return unavailable.length > 0 && unavailable.length < occurrences.length ? unavailable : null;
@@ -45,9 +72,11 @@ function unavailableOccurrences(candidate: FreeResourceCandidate, state: CreateS
 
 /**
  * Contract §16 with a rule: a resource is free when POST /bookings/bulk of the series would be
- * accepted on it (decideCreateSeries itself decides); with `includePartial`, the resources where
- * some but not all occurrences would be refused follow, each with those occurrences and the first
- * check they fail, fewest first. A resource refusing the series as a whole is never listed.
+ * accepted on it (checkSeriesCreate, the bulk create's own checks, decides); with `includePartial`,
+ * the resources where some but not all occurrences would be refused follow, each with those
+ * occurrences and the first check they fail, fewest first. A resource refusing the series as a
+ * whole is never listed. The expansion and the policy verdicts are remembered across resources,
+ * and a resource with a booking in the way is told without building the refusal.
  */
 export function findFreeForSeries(
   candidates: readonly FreeResourceCandidate[],
@@ -56,7 +85,9 @@ export function findFreeForSeries(
   now: Temporal.Instant,
   options: { includePartial: boolean; policyRefusal: PolicyRefusal; quotaLedger: QuotaLedger; blackouts: readonly Blackout[] },
 ): FreeForSeries {
+  assertSeriesRequest(command, now);
   const decider = deciderOf(actor);
+  const decision: SeriesDecisionOptions = { occurrencesOf: rememberedExpansions(), policyRefusal: options.policyRefusal };
   const free: Resource[] = [];
   const partlyFree: PartlyFree[] = [];
   for (const candidate of [...candidates].sort((a, b) => compareCandidates(a.resource, b.resource))) {
@@ -67,15 +98,24 @@ export function findFreeForSeries(
       quotaLedger: options.quotaLedger,
       blackouts: options.blackouts,
     };
+    let occurrences: Occurrence[];
     try {
-      decideCreateSeries(command, state, decider, now);
-      free.push(candidate.resource);
-      continue;
+      ({ occurrences } = admitSeries(command, state, decider, now, decision));
     } catch (error) {
       rethrowRequestFault(error);
+      continue;
+    }
+    if (!anyOccurrenceTaken(candidate, occurrences)) {
+      try {
+        checkSeriesCreate(command, state, decider, now, decision);
+        free.push(candidate.resource);
+        continue;
+      } catch (error) {
+        rethrowRequestFault(error);
+      }
     }
     if (!options.includePartial) continue;
-    const unavailable = unavailableOccurrences(candidate, state, command, decider, now, options.policyRefusal);
+    const unavailable = unavailableOccurrences(occurrences, state, decider, now, options.policyRefusal);
     if (unavailable) partlyFree.push({ resource: candidate.resource, unavailableOccurrences: unavailable });
   }
   // A stable sort keeps the resources' order among equals.

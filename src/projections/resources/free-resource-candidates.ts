@@ -1,12 +1,11 @@
 import { sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Temporal } from 'temporal-polyfill';
-import type { Booking } from '../../domain/booking/booking.js';
+import type { BookingStatus, HeldBooking } from '../../domain/booking/booking.js';
 import type { FreeResourceCandidate } from '../../domain/search/free-resource-candidate.js';
-import type { ResourceType } from '../../domain/resource/resource.js';
+import type { Resource, ResourceType } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
-import type { BookingRow } from '../../infra/db/tables/bookings.table.js';
 import type { ResourceRow } from '../../infra/db/tables/resources.table.js';
-import { rowToBooking } from '../bookings/booking-row.js';
 import { rowToResource } from './resource-row.js';
 
 export type FreeResourceFilter = {
@@ -20,26 +19,89 @@ export type FreeResourceFilter = {
 
 export type Window = { start: Temporal.Instant; end: Temporal.Instant };
 
-type CandidateRow = ResourceRow & { policy_key: string; active_of_booker: string };
+type HeldRow = {
+  id: string;
+  bookable_resource_id: string;
+  status: BookingStatus;
+  is_series_parent: boolean;
+  start_time: string;
+  end_time: string;
+  buffer_before_minutes: number;
+  buffer_after_minutes: number;
+};
+
+type ResourceTextRow = Omit<ResourceRow, 'booking_policy' | 'availability' | 'created_at' | 'updated_at'> & {
+  booking_policy: string;
+  availability: string | null;
+  created_at: string;
+  updated_at: string;
+  policy_key: string;
+};
+
+type MatchRow = { id: string; stream_revision: string; policy_key: string; active_of_booker: string };
+
+/** The wall-clock text of a timestamptz as JavaScript writes an instant (UTC, milliseconds, Z): no Date is parsed for a row. */
+const utcTextOf = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+/** Equal for resources whose isActive, bookingPolicy and availability are equal. */
+const policyKeyOf = sql.raw(`md5(concat_ws('|', r.is_active, r.booking_policy::text, r.availability::text))`);
+
+/** JSON text parsed once per distinct text: thousands of resources share a few policies. */
+function parsedOnce<T>(): (text: string) => T {
+  const parsed = new Map<string, T>();
+  return (text) => {
+    let value = parsed.get(text);
+    if (value === undefined) parsed.set(text, (value = JSON.parse(text) as T));
+    return value;
+  };
+}
+
+/**
+ * Resources by id as of a stream revision, in this process: a resource's row changes only with an
+ * event of its own stream, which moves its revision, so a remembered one at the same revision is
+ * the row. Saves a search the reading of thousands of rows it read a moment ago.
+ */
+const resourcesAtRevision = new LRUCache<string, { revision: string; resource: Resource; policyKey: string }>({ max: 50_000 });
+
+async function readResources(db: Executor, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const { rows } = await sql<ResourceTextRow>`
+    select r.id, r.workspace, r.resource_type, r.resource_id, r.resource_name, r.capacity, r.group_id, r.is_active, r.deleted_at, r.stream_revision,
+      r.booking_policy::text as booking_policy, r.availability::text as availability,
+      ${utcTextOf('r.created_at')} as created_at, ${utcTextOf('r.updated_at')} as updated_at, ${policyKeyOf} as policy_key
+    from resources r where r.id = any(${[...ids]}::uuid[])`.execute(db);
+  const policyOf = parsedOnce<ResourceRow['booking_policy']>();
+  const availabilityOf = parsedOnce<NonNullable<ResourceRow['availability']>>();
+  for (const { policy_key: policyKey, ...row } of rows) {
+    const resource = rowToResource({
+      ...row,
+      booking_policy: policyOf(row.booking_policy),
+      availability: row.availability === null ? null : availabilityOf(row.availability),
+      created_at: new Date(row.created_at),
+      updated_at: new Date(row.updated_at),
+    });
+    resourcesAtRevision.set(row.id, { revision: String(row.stream_revision), resource, policyKey });
+  }
+}
 
 /**
  * The live resources matching the filters, each with the key of its policy verdicts and the
  * booker's active bookings on it (counted up to its maxBookingsPerUser, 0 without one). The zone
  * filter walks the service's own zone tree down from the zone, so a zone moved under another
  * parent moves its resources at once; a remote device service's zones match by the ancestors
- * remembered at registration and refreshed by each reconciliation.
+ * remembered at registration and refreshed by each reconciliation. The matching statement reads
+ * ids and revisions; the rows themselves only where this process does not hold that revision.
  */
 export async function findMatchingResources(db: Executor, filter: FreeResourceFilter, booker: string): Promise<Omit<FreeResourceCandidate, 'bookings'>[]> {
   const zone = filter.zoneId ?? null;
-  const { rows } = await sql<CandidateRow>`
+  const { rows } = await sql<MatchRow>`
     with recursive subtree (id, depth) as (
       select ${zone}::text, 0 where ${zone}::text is not null
       union all
       select z.id, s.depth + 1 from zones z join subtree s on z.workspace = ${filter.workspace}::uuid and z.parent_zone_id = s.id
       where s.depth < 1000
     )
-    select r.*,
-      concat_ws('|', r.is_active, r.booking_policy::text, r.availability::text) as policy_key,
+    select r.id, r.stream_revision, ${policyKeyOf} as policy_key,
       case when r.booking_policy->'maxBookingsPerUser' is null or jsonb_typeof(r.booking_policy->'maxBookingsPerUser') = 'null' then 0
         else (select count(*) from (
           select 1 from bookings b
@@ -54,7 +116,16 @@ export async function findMatchingResources(db: Executor, filter: FreeResourceFi
       and (${filter.groupId ?? null}::text is null or r.group_id = ${filter.groupId ?? null}::text)
       and (${zone}::text is null or (r.resource_type = 'zone' and (r.resource_id in (select id from subtree) or exists (
         select 1 from zone_ancestry za where za.workspace = r.workspace and za.zone_id = r.resource_id and za.ancestors @> array[${zone}::text]))))`.execute(db);
-  return rows.map((row) => ({ resource: rowToResource(row), policyKey: row.policy_key, activeBookingsOfBooker: Number(row.active_of_booker) }));
+  await readResources(
+    db,
+    rows.filter((row) => resourcesAtRevision.get(row.id)?.revision !== String(row.stream_revision)).map((row) => row.id),
+  );
+  return rows.flatMap((row) => {
+    const known = resourcesAtRevision.get(row.id);
+    // Changed again between the two statements: the row read is the newer one, and its policy key with it.
+    if (!known) return [];
+    return [{ resource: known.resource, policyKey: known.policyKey, activeBookingsOfBooker: Number(row.active_of_booker) }];
+  });
 }
 
 /**
@@ -63,21 +134,30 @@ export async function findMatchingResources(db: Executor, filter: FreeResourceFi
  * occupied ranges answers each window, so the cost follows the bookings in the windows, not the
  * history. A caller widens the windows by the buffers a new booking would take.
  */
-export async function findHeldInWindows(db: Executor, workspace: string, windows: readonly Window[], resourceIds?: readonly string[]): Promise<Map<string, Booking[]>> {
-  const byResource = new Map<string, Booking[]>();
+export async function findHeldInWindows(db: Executor, workspace: string, windows: readonly Window[], resourceIds?: readonly string[]): Promise<Map<string, HeldBooking[]>> {
+  const byResource = new Map<string, HeldBooking[]>();
   if (windows.length === 0) return byResource;
-  const { rows } = await sql<BookingRow>`
-    select distinct on (b.id) b.*
+  const { rows } = await sql<HeldRow>`
+    select distinct on (b.id) b.id, b.bookable_resource_id, b.status, b.is_series_parent, b.buffer_before_minutes, b.buffer_after_minutes,
+      ${utcTextOf('b.start_time')} as start_time, ${utcTextOf('b.end_time')} as end_time
     from unnest(${windows.map((w) => w.start.toString())}::timestamptz[], ${windows.map((w) => w.end.toString())}::timestamptz[]) as w (s, e)
     join bookings b on b.workspace = ${workspace}::uuid
       and b.status in ('pending', 'confirmed') and not b.is_series_parent
       and booking_occupied_range(b.start_time, b.end_time, b.buffer_before_minutes, b.buffer_after_minutes) && tstzrange(w.s, w.e, '[)')
     where ${resourceIds ?? null}::uuid[] is null or b.bookable_resource_id = any(${resourceIds ?? null}::uuid[])`.execute(db);
   for (const row of rows) {
-    const booking = rowToBooking(row);
-    const held = byResource.get(booking.bookableResourceId);
+    const booking: HeldBooking = {
+      id: row.id,
+      status: row.status,
+      isSeriesParent: row.is_series_parent,
+      startTime: row.start_time,
+      endTime: row.end_time,
+      bufferBeforeMinutes: row.buffer_before_minutes,
+      bufferAfterMinutes: row.buffer_after_minutes,
+    };
+    const held = byResource.get(row.bookable_resource_id);
     if (held) held.push(booking);
-    else byResource.set(booking.bookableResourceId, [booking]);
+    else byResource.set(row.bookable_resource_id, [booking]);
   }
   return byResource;
 }

@@ -9,6 +9,9 @@ import { occupiedMsOf } from '../../../src/domain/booking/occupied-range.js';
 import { findFreeResources } from '../../../src/domain/search/find-free-resources.js';
 import type { FreeResourceCandidate } from '../../../src/domain/search/free-resource-candidate.js';
 import { suggestWindows } from '../../../src/domain/search/suggest-windows.js';
+import { findFreeForSeries } from '../../../src/domain/search/find-free-for-series.js';
+import { decideCreateSeries } from '../../../src/domain/booking/series/decide-create-series.js';
+import { emptyQuotaLedger } from '../../../src/domain/quota/quota-refusal.js';
 import { policyVerdictsOf } from '../../../src/domain/search/find-free-resources.js';
 import type { Availability, Resource } from '../../../src/domain/resource/resource.js';
 import { actor, booking, now, resource } from '../booking/booking-fixtures.js';
@@ -175,6 +178,50 @@ describe('the free search gives the create\'s verdict on every resource (propert
         expect(distances).to.deep.equal([...distances].sort((a, b) => a - b));
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('lists a resource for a series exactly when the bulk create of it would be accepted', () => {
+    const ruleArb = fc.record({ freq: fc.constantFrom('DAILY', 'WEEKLY'), count: fc.integer({ min: 2, max: 6 }), zone: fc.constantFrom(undefined, ...zones) });
+    fc.assert(
+      fc.property(worldArb, callerArb, windowArb, ruleArb, ([resources, bookings], caller, w, rule) => {
+        const start = now.add({ minutes: w.start * 15 });
+        const end = start.add({ minutes: Math.min(w.quarters, 16) * 15 });
+        const command = { parentId: 'p', newId: () => 'n', title: 's', startTime: start, endTime: end, recurrenceRule: `FREQ=${rule.freq};COUNT=${rule.count}`, timeZone: rule.zone };
+        const candidates = candidatesOf(resources, bookings, caller, -Infinity, Infinity);
+        let found;
+        try {
+          found = findFreeForSeries(candidates, command, caller, now, { includePartial: true, policyRefusal: policyVerdictsOf(candidates), quotaLedger: emptyQuotaLedger, blackouts: [] });
+        } catch (error) {
+          // A request refused whatever the resource (a start in the past, a rule the zone cannot place): a create refuses it with the same 400.
+          expect((error as DomainError).code).to.equal('invalid_request');
+          const refusedAlike = resources.some((r) => {
+            try {
+              decideCreateSeries(command, { resource: r, overlapping: [], activeBookingsOfBooker: 0, blackouts: [] }, caller.level === 5 ? { ...caller, level: 4 } : caller, now);
+              return false;
+            } catch (refusal) {
+              return (refusal as DomainError).code === 'invalid_request';
+            }
+          });
+          expect(refusedAlike, 'a create refuses the request with a 400 too').to.equal(true);
+          return;
+        }
+        const guest = caller.level === 5;
+        const accepted = resources.filter((r, i) => {
+          const ofBooker = bookings[i]!.filter((b) => held(b) && b.bookerProfileId === caller.sub).length;
+          const state = { resource: r, overlapping: bookings[i]!, activeBookingsOfBooker: guest ? 0 : Math.min(ofBooker, r.bookingPolicy.maxBookingsPerUser ?? Infinity), blackouts: [] };
+          try {
+            decideCreateSeries(command, state, guest ? { ...caller, level: 4 } : caller, now);
+            return true;
+          } catch (error) {
+            if (error instanceof DomainError) return false;
+            throw error;
+          }
+        });
+        expect(found.free.map((r) => r.id).sort()).to.deep.equal(accepted.map((r) => r.id).sort());
+        for (const partly of found.partlyFree) expect(accepted.map((r) => r.id)).to.not.include(partly.resource.id);
+      }),
+      { numRuns: 300 },
     );
   });
 });

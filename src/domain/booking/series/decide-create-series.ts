@@ -1,5 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../access/principal.js';
+import type { PolicyRefusal } from '../create-refusal.js';
 import type { Blackout } from '../../blackout/blackout.js';
 import { DomainError, forbidden, invalidRequest, notFound, policyViolation } from '../../domain-error.js';
 import type { Occurrence } from '../../recurrence/index.js';
@@ -57,20 +58,31 @@ type AdmittedSeries = { resource: Resource; timeZone: string; occurrences: Occur
  * more than 500 occurrences, occurrences overlapping each other) → 422 allowRecurring. A preview
  * fails on these alone; occurrences past maxAdvanceDays are left to the caller.
  */
-export function admitSeries(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant): AdmittedSeries {
-  assertValidTimes(command.startTime, command.endTime, now);
-  assertRecurrenceRule(command.recurrenceRule);
-  const namedZone = command.timeZone === undefined ? undefined : clientTimeZone(command.timeZone);
+export function admitSeries(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant, options: SeriesDecisionOptions = {}): AdmittedSeries {
+  const namedZone = assertSeriesRequest(command, now);
   if (actor.level === 5) throw forbidden('guests (LV5) cannot create bookings');
   const booker = bookerOf(command, actor);
   const { resource } = state;
   if (!resource || resource.removed) throw notFound('resource');
   const timeZone = namedZone ?? defaultSeriesTimeZone(resource);
-  const occurrences = seriesOccurrences({ ...command, timeZone }, resource, now);
+  const occurrences = (options.occurrencesOf ?? seriesOccurrences)({ ...command, timeZone }, resource, now);
   if (occurrences.length === 0) throw invalidRequest('exdates leave the series without any occurrence', '/body/exdates');
   if (!resource.bookingPolicy.allowRecurring) throw policyViolation('allowRecurring', 'the resource does not accept recurring bookings');
   return { resource, timeZone, occurrences, booker };
 }
+
+/** The refusals of the request whatever the resource (400: times, rule, zone); the zone it names, canonical. */
+export function assertSeriesRequest(command: CreateSeries, now: Temporal.Instant): string | undefined {
+  assertValidTimes(command.startTime, command.endTime, now);
+  assertRecurrenceRule(command.recurrenceRule);
+  return command.timeZone === undefined ? undefined : clientTimeZone(command.timeZone);
+}
+
+/**
+ * Pure parts of the decision a search over thousands of resources may remember: the expansion (a
+ * function of the zone and the horizon) and the resource's policy verdicts (of its policy).
+ */
+export type SeriesDecisionOptions = { occurrencesOf?: typeof seriesOccurrences; policyRefusal?: PolicyRefusal };
 
 /** The occurrences a decision on this request will look at, past the horizon included; none when it refuses the request as a whole. */
 export function seriesSlots(command: CreateSeries, resource: Resource | null, actor: Principal, now: Temporal.Instant): Occurrence[] {
@@ -83,23 +95,30 @@ export function seriesSlots(command: CreateSeries, resource: Resource | null, ac
 }
 
 /** The first policy an occurrence breaks, told with that occurrence's start. */
-export function assertOccurrencePolicy(resource: Resource, occurrence: Occurrence, now: Temporal.Instant, blackouts: readonly Blackout[], startChanged = true): void {
-  const violation = occurrencePolicyViolation(resource, occurrence.start, occurrence.end, now, blackouts, startChanged);
+export function assertOccurrencePolicy(resource: Resource, occurrence: Occurrence, now: Temporal.Instant, blackouts: readonly Blackout[], startChanged = true, policyRefusal?: PolicyRefusal): void {
+  const violation = occurrencePolicyViolation(resource, occurrence.start, occurrence.end, now, blackouts, startChanged, policyRefusal);
   if (violation) throw new DomainError(violation.code, `the occurrence starting ${utcText(occurrence.start)}: ${violation.message}`, violation.details);
 }
 
 /**
  * All or nothing: every occurrence passes every policy and conflicts with no active booking, or
  * the series is refused with the first violation (422) or with every booking in its way (409).
- * The parent comes first, holding the rule and the first occurrence's times.
+ * Every check of decideCreateSeries, which books what it admits; the free search asks it alone.
  */
-export function decideCreateSeries(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant): BookingCreated[] {
-  const { resource, timeZone, occurrences, booker } = admitSeries(command, state, actor, now);
+export function checkSeriesCreate(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant, options: SeriesDecisionOptions = {}): AdmittedSeries {
+  const admitted = admitSeries(command, state, actor, now, options);
+  const { resource, occurrences } = admitted;
   assertWithinHorizon(occurrences, resource, now);
-  for (const occurrence of occurrences) assertOccurrencePolicy(resource, occurrence, now, state.blackouts);
+  for (const occurrence of occurrences) assertOccurrencePolicy(resource, occurrence, now, state.blackouts, true, options.policyRefusal);
   assertBookingLimit(resource, state.activeBookingsOfBooker, { count: occurrences.length, what: `the series' ${occurrences.length} occurrences` });
   assertSeriesWithinQuotas(state.quotaLedger ?? emptyQuotaLedger, resource, occurrences);
   assertNoConflicts(seriesConflicts(state.overlapping, occurrences, buffersOf(resource)));
+  return admitted;
+}
+
+/** The series checkSeriesCreate admits: the parent first, holding the rule and the first occurrence's times, then each occurrence. */
+export function decideCreateSeries(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant): BookingCreated[] {
+  const { resource, timeZone, occurrences, booker } = checkSeriesCreate(command, state, actor, now);
 
   const booked = { resource, bookerProfileId: booker.profileId, bookerEmail: booker.email, createdBy: actor.sub, title: command.title, now };
   const parent: Booking = {
