@@ -66,6 +66,8 @@ describe('database outages under load (PostgreSQL only: processes share the serv
       WEBHOOK_SECRET: secret,
       REMINDER_MINUTES: '0',
       DATA_DIR: `/tmp/booking-fault-${process.pid}`,
+      // One client token sends far more than a minute's default allowance; limits are not what this run is about.
+      RATE_LIMIT_PER_MINUTE: '0',
       // Info: the API processes announce their port; on a busy machine start-up can outlast a fixed-port health wait.
       LOG_LEVEL: 'info',
     };

@@ -76,12 +76,12 @@ describe('the seed’s service address', () => {
     expect(member).to.be.a('string');
 
     const tries = [...first.stdout.matchAll(/curl -s -H "authorization: Bearer \$(\w+)" '([^']+)'/g)];
-    expect(tries).to.have.length(3);
+    expect(tries).to.have.length(4);
     for (const [, tokenName, url] of tries) {
       const answer = await fetch(url!, { headers: { authorization: `Bearer ${exported(first.stdout, tokenName!)}` } });
       expect(answer.status, url).to.equal(200);
-      const body = (await answer.json()) as { data?: unknown[]; slots?: unknown[] };
-      expect((body.data ?? body.slots)!.length, url).to.be.greaterThan(0);
+      const body = (await answer.json()) as { data?: unknown[]; slots?: unknown[]; resources?: unknown[] };
+      expect((body.data ?? body.slots ?? body.resources)!.length, url).to.be.greaterThan(0);
     }
 
     const bookingsBefore = await fetch(`${service.url}/booking/v1/bookings?limit=100&seriesParents=include`, { headers: { authorization: `Bearer ${exported(first.stdout, 'ADMIN_TOKEN')}` } }).then((r) => r.json() as Promise<{ total: number }>);
