@@ -186,6 +186,24 @@ describe('quotas over HTTP', function () {
       const stored = await server.database.db.selectFrom('bookings').select('id').where('booker_profile_id', '=', 'erin-1').execute();
       expect(stored).to.have.length(5);
     });
+    it('a series booked on behalf counts and holds the named booker’s quota', async () => {
+      const a = await freshZone();
+      const b = await freshZone();
+      const quota = await createQuota({ limit: 2, unit: 'bookings', per: 'week' });
+      expect((await book(b.zoneId, '2027-01-12T12:00:00Z', '2027-01-12T12:30:00Z', booker('gus-1'))).status).to.equal(201);
+      const series = (count: number) =>
+        server.request('POST', '/booking/v1/bookings/bulk', {
+          body: { ...bookingBody(a.zoneId, '2027-01-11T09:00:00Z', '2027-01-11T10:00:00Z'), recurrenceRule: `FREQ=DAILY;COUNT=${count}`, bookerProfileId: 'gus-1' },
+          token: admin,
+        });
+      const over = await series(2);
+      expect(over.status).to.equal(422);
+      expect(over.body).to.include({ policy: 'quota', quotaId: quota.body.id });
+      const fits = await series(1);
+      expect(fits.status, JSON.stringify(fits.body)).to.equal(201);
+      expect(fits.body.occurrences[0]).to.include({ bookerProfileId: 'gus-1', createdBy: 'admin' });
+    });
+
     it('a series change: its own moved occurrences do not count against themselves; past the limit → 422 quota, nothing changed', async () => {
       const a = await freshZone();
       const b = await freshZone();
