@@ -20,6 +20,8 @@ const workspace = '6f1c2f4e-8a4b-4c1e-9a57-3b2f0e1d9c11';
 const timeZone = 'Europe/Berlin';
 /** The stand-up's days (its rule says BYDAY=MO,WE,FR); its first start must be one of them. */
 const standUpDays = [1, 3, 5];
+/** The holiday's reason, by which a second run finds it. */
+const holidayReason = 'Holiday';
 const weekdays = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((day) => [day, [{ start: '08:00', end: '18:00' }]]));
 
 type Answer = { status: number; body: any };
@@ -98,6 +100,25 @@ async function ensureRecord(call: Call, kind: string, filter: string, body: Reco
   return created;
 }
 
+/** The workspace-wide holiday, a whole local day; one with its reason is enough, whatever its date. */
+async function ensureHoliday(call: Call, day: number): Promise<void> {
+  const list = expectStatus(await call('GET', '/booking/v1/blackouts?limit=100'), [200], 'blackouts');
+  if ((list.data as { reason: string; resourceIds: string[] | null }[]).some((b) => b.reason === holidayReason && b.resourceIds === null)) return;
+  const from = workingDay(day, '00:00');
+  const body = { from: from.toString({ timeZoneName: 'never' }), to: from.add({ days: 1 }).toString({ timeZoneName: 'never' }), reason: holidayReason };
+  const created = expectStatus(await call('POST', '/booking/v1/blackouts', body), [201], `blackout "${holidayReason}"`);
+  console.error(`  blackout "${holidayReason}" on ${from.toPlainDate()} (whole workspace; ${created.affected.length} bookings hit, none cancelled)`);
+}
+
+/** The quota of the focus room: hours per ISO week per person. */
+async function ensureQuota(call: Call, resourceId: string, limit: number): Promise<void> {
+  const list = expectStatus(await call('GET', '/booking/v1/quotas?limit=100'), [200], 'quotas');
+  const same = (q: { resourceIds: string[] | null; unit: string; per: string }) => q.resourceIds?.length === 1 && q.resourceIds[0] === resourceId && q.unit === 'hours' && q.per === 'week';
+  if ((list.data as Parameters<typeof same>[0][]).some(same)) return;
+  const created = expectStatus(await call('POST', '/booking/v1/quotas', { resourceIds: [resourceId], limit, unit: 'hours', per: 'week', timeZone }), [201], 'quota');
+  console.error(`  quota ${created.id} (${limit} hours per week per person on the focus room)`);
+}
+
 async function seed(config: Config, baseUrl: string): Promise<void> {
   const admin = mintDevToken(config, { level: 'LV2', workspace, sub: 'demo-admin', email: 'admin@demo.example' });
   const member = mintDevToken(config, { level: 'LV4', workspace, sub: 'demo-alice', email: 'alice@demo.example' });
@@ -142,6 +163,10 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
     const created = expectStatus(await asAdmin('POST', '/booking/v1/bookings/bulk', series), [201], 'series "Demo: stand-up"');
     console.error(`  series "Demo: stand-up" (${created.occurrences.length} occurrences)`);
   }
+
+  // After the bookings, which it must not hit: ten working days (two weeks) ahead, bookings kept.
+  await ensureHoliday(asAdmin, 10);
+  await ensureQuota(asAdmin, focusRoom, 8);
 
   const publisher = await ensureRecord(asPlatform, 'publishers', 'email||$eq||publisher@demo.example', { email: 'publisher@demo.example', name: 'Demo Apps Ltd', verified: true });
   if (!publisher.verified) expectStatus(await asPlatform('PATCH', `/catalog/v1/publishers/${publisher.id}`, { verified: true }), [200], 'verify the publisher');

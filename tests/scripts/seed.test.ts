@@ -72,6 +72,7 @@ describe('the seed’s service address', () => {
     const first = await seed();
     expect(first.code, first.stderr).to.equal(0);
     expect(first.stderr).to.include('series "Demo: stand-up" (12 occurrences)');
+    expect(first.stderr).to.match(/blackout "Holiday" on \S+ \(whole workspace; 0 bookings hit, none cancelled\)/);
     const member = exported(first.stdout, 'MEMBER_TOKEN');
     expect(member).to.be.a('string');
 
@@ -80,14 +81,37 @@ describe('the seed’s service address', () => {
     for (const [, tokenName, url] of tries) {
       const answer = await fetch(url!, { headers: { authorization: `Bearer ${exported(first.stdout, tokenName!)}` } });
       expect(answer.status, url).to.equal(200);
-      const body = (await answer.json()) as { data?: unknown[]; slots?: unknown[]; resources?: unknown[] };
-      expect((body.data ?? body.slots ?? body.resources)!.length, url).to.be.greaterThan(0);
+      // A page, the slots, the free resources, or a bare list.
+      const body = (await answer.json()) as unknown[] | { data?: unknown[]; slots?: unknown[]; resources?: unknown[] };
+      expect((Array.isArray(body) ? body : (body.data ?? body.slots ?? body.resources))!.length, url).to.be.greaterThan(0);
     }
+
+    const adminGet = (stdout: string, route: string) =>
+      fetch(`${service.url}${route}`, { headers: { authorization: `Bearer ${exported(stdout, 'ADMIN_TOKEN')}` } }).then((r) => r.json() as Promise<{ data: any[] }>);
+    const rules = async (stdout: string) => {
+      const [resources, blackouts, quotas] = await Promise.all(['/booking/v1/resources?limit=100', '/booking/v1/blackouts?limit=100', '/booking/v1/quotas?limit=100'].map((route) => adminGet(stdout, route)));
+      return { resources: resources!.data, blackouts: blackouts!.data, quotas: quotas!.data };
+    };
+    const before = await rules(first.stdout);
+    const boardRoom = before.resources.find((r) => r.resourceId === 'demo-board-room');
+    const focusRoom = before.resources.find((r) => r.resourceId === 'demo-focus-room');
+    expect(boardRoom.bookingPolicy.bufferAfterMinutes).to.equal(15);
+    // One holiday: a workspace-wide day off ahead that cancelled nothing.
+    expect(before.blackouts).to.have.length(1);
+    expect(before.blackouts[0]).to.include({ reason: 'Holiday', resourceIds: null });
+    expect(Date.parse(before.blackouts[0].from)).to.be.greaterThan(Date.now() + 7 * 86_400_000);
+    expect(Date.parse(before.blackouts[0].to) - Date.parse(before.blackouts[0].from)).to.be.within(23 * 3_600_000, 25 * 3_600_000);
+    // One quota: hours per week per person on the focus room.
+    expect(before.quotas).to.have.length(1);
+    expect(before.quotas[0]).to.deep.include({ resourceIds: [focusRoom.id], limit: 8, unit: 'hours', per: 'week' });
 
     const bookingsBefore = await fetch(`${service.url}/booking/v1/bookings?limit=100&seriesParents=include`, { headers: { authorization: `Bearer ${exported(first.stdout, 'ADMIN_TOKEN')}` } }).then((r) => r.json() as Promise<{ total: number }>);
     const second = await seed();
     expect(second.code, second.stderr).to.equal(0);
-    expect(second.stderr).not.to.match(/^ {2}(zone|bookable resource|booking|series) /m);
+    expect(second.stderr).not.to.match(/^ {2}(zone|bookable resource|booking|series|blackout|quota) /m);
+    const after = await rules(second.stdout);
+    expect(after.blackouts.map((b) => b.id)).to.deep.equal(before.blackouts.map((b) => b.id));
+    expect(after.quotas.map((q) => q.id)).to.deep.equal(before.quotas.map((q) => q.id));
     const bookingsAfter = await fetch(`${service.url}/booking/v1/bookings?limit=100&seriesParents=include`, { headers: { authorization: `Bearer ${exported(second.stdout, 'ADMIN_TOKEN')}` } }).then((r) => r.json() as Promise<{ total: number }>);
     expect(bookingsAfter.total).to.equal(bookingsBefore.total);
   });

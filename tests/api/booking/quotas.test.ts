@@ -186,6 +186,51 @@ describe('quotas over HTTP', function () {
       const stored = await server.database.db.selectFrom('bookings').select('id').where('booker_profile_id', '=', 'erin-1').execute();
       expect(stored).to.have.length(5);
     });
+    it('a series booked on behalf counts and holds the named booker’s quota', async () => {
+      const a = await freshZone();
+      const b = await freshZone();
+      const quota = await createQuota({ limit: 2, unit: 'bookings', per: 'week' });
+      expect((await book(b.zoneId, '2027-01-12T12:00:00Z', '2027-01-12T12:30:00Z', booker('gus-1'))).status).to.equal(201);
+      const series = (count: number) =>
+        server.request('POST', '/booking/v1/bookings/bulk', {
+          body: { ...bookingBody(a.zoneId, '2027-01-11T09:00:00Z', '2027-01-11T10:00:00Z'), recurrenceRule: `FREQ=DAILY;COUNT=${count}`, bookerProfileId: 'gus-1' },
+          token: admin,
+        });
+      const over = await series(2);
+      expect(over.status).to.equal(422);
+      expect(over.body).to.include({ policy: 'quota', quotaId: quota.body.id });
+      const fits = await series(1);
+      expect(fits.status, JSON.stringify(fits.body)).to.equal(201);
+      expect(fits.body.occurrences[0]).to.include({ bookerProfileId: 'gus-1', createdBy: 'admin' });
+    });
+
+    it('a series change: its own moved occurrences do not count against themselves; past the limit → 422 quota, nothing changed', async () => {
+      const a = await freshZone();
+      const b = await freshZone();
+      const quota = await createQuota({ limit: 2, unit: 'hours', per: 'week' });
+      const fay = booker('fay-1');
+      const created = await server.request('POST', '/booking/v1/bookings/bulk', {
+        body: { ...bookingBody(a.zoneId, '2027-01-11T09:00:00Z', '2027-01-11T10:00:00Z'), recurrenceRule: 'FREQ=WEEKLY;COUNT=3' },
+        token: fay,
+      });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      expect((await book(b.zoneId, '2027-01-19T12:00:00Z', '2027-01-19T12:30:00Z', fay)).status).to.equal(201);
+      const patch = (endTime: string) => server.request('PATCH', `/booking/v1/bookings/series/${created.body.parent.id}`, { body: { endTime }, token: fay });
+      // 1.5 hours each: 2 in the week of the other booking, had the old hour not left the count.
+      const longer = await patch('2027-01-11T10:30:00Z');
+      expect(longer.status, JSON.stringify(longer.body)).to.equal(200);
+      const over = await patch('2027-01-11T11:00:00Z');
+      expect(over.status).to.equal(422);
+      expect(over.body).to.include({ policy: 'quota', quotaId: quota.body.id });
+      expect(over.body.message).to.contain('2027-01-18T09:00:00Z');
+      const ends = await server.database.db
+        .selectFrom('bookings')
+        .select('end_time')
+        .where('recurrence_parent_id', '=', created.body.parent.id)
+        .orderBy('start_time')
+        .execute();
+      expect(ends.map((row) => row.end_time.toISOString())).to.deep.equal(['2027-01-11T10:30:00.000Z', '2027-01-18T10:30:00.000Z', '2027-01-25T10:30:00.000Z']);
+    });
   });
 
   describe('usage', () => {

@@ -1,6 +1,8 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../../domain/access/principal.js';
 import { seriesSlots, type CreateSeries, type CreateSeriesState } from '../../../domain/booking/series/decide-create-series.js';
+import { changedSeriesSlots, type UpdateSeries, type UpdateSeriesState } from '../../../domain/booking/series/decide-update-series.js';
+import { namedBookerId } from '../../../domain/booking/booker.js';
 import { quotaMatches } from '../../../domain/quota/quota.js';
 import { ledgerFingerprint } from '../../../domain/quota/quota-fingerprint.js';
 import { findQuotaLedger } from '../../../projections/quotas/quota-queries.js';
@@ -12,7 +14,20 @@ export const quotaGuardOfSeries =
   ({ resource, quotaLedger }: CreateSeriesState) => {
     if (!resource || !quotaLedger || !quotaLedger.quotas.some((quota) => quotaMatches(quota, resource))) return undefined;
     const starts = seriesSlots(command, resource, actor, now).map((slot) => slot.start);
-    return holdQuota(resource.workspace, actor.sub, ledgerFingerprint(quotaLedger), async (trx) =>
-      ledgerFingerprint(await findQuotaLedger(trx, resource.workspace, actor.sub, starts)),
+    // The booker named in the body (booking on behalf), whose ledger the state holds.
+    const booker = namedBookerId(command, actor);
+    return holdQuota(resource.workspace, booker, ledgerFingerprint(quotaLedger), async (trx) =>
+      ledgerFingerprint(await findQuotaLedger(trx, resource.workspace, booker, starts)),
+    );
+  };
+
+/** The series' booker's hold for a change of the series, only when a quota of the workspace applies to its resource. */
+export const quotaGuardOfSeriesUpdate =
+  (command: UpdateSeries, now: Temporal.Instant) =>
+  ({ parent, resource, quotaLedger }: UpdateSeriesState) => {
+    if (!parent || !resource || !quotaLedger || !quotaLedger.quotas.some((quota) => quotaMatches(quota, resource))) return undefined;
+    const starts = changedSeriesSlots(command, parent, resource, now).map((slot) => slot.start);
+    return holdQuota(resource.workspace, parent.bookerProfileId, ledgerFingerprint(quotaLedger), async (trx) =>
+      ledgerFingerprint(await findQuotaLedger(trx, resource.workspace, parent.bookerProfileId, starts)),
     );
   };

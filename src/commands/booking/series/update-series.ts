@@ -18,7 +18,9 @@ import { findBlackoutsOverlappingAny } from '../../../projections/blackouts/blac
 import { countActiveBookingsOfBooker, findActiveOverlappingAny, findBooking } from '../../../projections/bookings/booking-queries.js';
 import type { CommandContext } from '../../command-context.js';
 import { handleCommand } from '../../handle-command.js';
-import { overlapMeansRetry } from '../overlap-means-retry.js';
+import { findQuotaLedger } from '../../../projections/quotas/quota-queries.js';
+import { quotaOrOverlapMeansRetry } from '../quota-hold.js';
+import { quotaGuardOfSeriesUpdate } from './quota-guard-of-series.js';
 import type { CreatedSeries } from './create-series.js';
 import { loadSeries } from './load-series.js';
 
@@ -31,13 +33,15 @@ async function loadUpdateSeriesState(db: Executor, parentId: string, command: Up
   if (!parent) return noSeries;
   const limit = resource?.bookingPolicy.maxBookingsPerUser ?? null;
   const slots = changedSeriesSlots(command, parent, resource, now);
-  const [overlapping, activeBookingsOfBooker, blackouts] = await Promise.all([
+  const [overlapping, activeBookingsOfBooker, blackouts, quotaLedger] = await Promise.all([
     findActiveOverlappingAny(db, parent.bookableResourceId, occupiedRangesOf(slots, resource)),
     // Counted past the limit by the occurrences the change may give back.
     limit === null ? 0 : countActiveBookingsOfBooker(db, parent.bookableResourceId, parent.bookerProfileId, limit + upcoming.length),
     findBlackoutsOverlappingAny(db, parent.workspace, slots),
+    // The series' own occurrences are read too: the decision takes out those the change moves or cancels.
+    slots.length > 0 ? findQuotaLedger(db, parent.workspace, parent.bookerProfileId, slots.map((slot) => slot.start)) : undefined,
   ]);
-  return { parent, resource, upcoming, overlapping, activeBookingsOfBooker, blackouts };
+  return { parent, resource, upcoming, overlapping, activeBookingsOfBooker, blackouts, quotaLedger };
 }
 
 /** The series' active occurrences still ahead once the changed bookings replace those the decision saw. */
@@ -68,7 +72,8 @@ export async function updateSeries(ctx: CommandContext, actor: Principal, parent
   const { state, events } = await handleCommand(ctx, resourceStreamId(found.bookableResourceId), {
     load: (db) => loadUpdateSeriesState(db, parentId, command, now),
     decide: (state) => decideUpdateSeries(command, state, actor, now),
-    onConstraintViolation: overlapMeansRetry,
+    inTransactionFor: quotaGuardOfSeriesUpdate(command, now),
+    onConstraintViolation: quotaOrOverlapMeansRetry,
   });
   const changed = events.map((event) => event.data.booking);
   const parent = changed.find((b) => b.id === parentId) ?? state.parent!;

@@ -12,6 +12,7 @@ import { cancelled } from '../booking-cancelled.js';
 import { assertNoConflicts } from '../find-conflicts.js';
 import { newBooking } from '../new-booking.js';
 import { assertBookingLimit } from '../booking-policy.js';
+import { assertSeriesWithinQuotas, emptyQuotaLedger, type QuotaLedger } from '../../quota/quota-refusal.js';
 import { buffersOf } from '../occupied-range.js';
 import { assertOccurrencePolicy } from './decide-create-series.js';
 import { seriesConflicts } from './series-conflicts.js';
@@ -41,6 +42,8 @@ export type UpdateSeriesState = {
   activeBookingsOfBooker: number;
   /** Blackouts of the workspace that may overlap a changed occurrence. */
   blackouts: readonly Blackout[];
+  /** The workspace's quotas and the series' booker's counted bookings in the periods of the changed occurrences (its own included). */
+  quotaLedger?: QuotaLedger;
 };
 
 export const seriesChangedReason = 'series changed';
@@ -134,6 +137,16 @@ function moveOrder(a: Kept, b: Kept): number {
   return shift(a) > 0 ? Temporal.Instant.compare(start(b), start(a)) : Temporal.Instant.compare(start(a), start(b));
 }
 
+/**
+ * The booker's quotas hold once the series is changed: the occurrences it moves or cancels leave
+ * the ledger (they do not count against themselves), and the moved and new ones are counted at
+ * their new times, one after the other, as a new series' occurrences are.
+ */
+function assertChangedSeriesWithinQuotas(ledger: QuotaLedger, resource: Resource, moves: readonly Kept[], dropped: readonly Booking[], checked: readonly Occurrence[]): void {
+  const leaving = new Set([...moves.map((k) => k.booking.id), ...dropped.map((b) => b.id)]);
+  assertSeriesWithinQuotas({ quotas: ledger.quotas, counted: ledger.counted.filter((b) => !leaving.has(b.id)) }, resource, checked);
+}
+
 function rescheduled(before: Booking, after: Booking, by: string, at: string): BookingRescheduled {
   return { type: 'BookingRescheduled', data: { booking: after, by, at, previousStartTime: before.startTime, previousEndTime: before.endTime } };
 }
@@ -166,6 +179,7 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
   checked.sort((a, b) => Temporal.Instant.compare(a.start, b.start));
   for (const slot of checked) assertOccurrencePolicy(resource, slot, now, state.blackouts, slot.startChanged);
   assertBookingLimit(resource, state.activeBookingsOfBooker, { count: plan.created.length - plan.dropped.length, what: 'the changed series' });
+  assertChangedSeriesWithinQuotas(state.quotaLedger ?? emptyQuotaLedger, resource, moves, plan.dropped, checked);
   assertNoConflicts(seriesConflicts(state.overlapping, checked, buffersOf(resource), new Set(state.upcoming.filter(isMovable).map((b) => b.id))));
 
   const at = utcText(now);

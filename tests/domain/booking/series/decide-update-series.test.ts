@@ -4,6 +4,8 @@ import { decideUpdateSeries, seriesChangedReason, type UpdateSeries, type Update
 import { admin, alice, at, bob, booking, guest, now, resource } from '../booking-fixtures.js';
 import { given } from '../decider-spec.js';
 import { idSource, parentId, storedSeries } from './series-fixtures.js';
+import type { CountedBooking } from '../../../../src/domain/quota/quota-usage.js';
+import { counted, quota, quotaId } from '../../quota/quota-fixtures.js';
 
 const change = (extra: Partial<UpdateSeries> = {}): UpdateSeries => ({ newId: idSource('bbbbbbbb'), ...extra });
 
@@ -167,5 +169,37 @@ describe('changing a series: all or nothing', () => {
     given({ ...state, parent: upcoming[0]! }).when((s) => decideUpdateSeries(change({ title: 'x' }), s, alice, now)).thenThrows('not_found');
     given({ ...state, parent: null }).when((s) => decideUpdateSeries(change({ title: 'x' }), s, admin, now)).thenThrows('not_found');
     given<UpdateSeriesState>({ ...state, parent: { ...state.parent!, status: 'cancelled' } }).when((s) => decideUpdateSeries(change({ title: 'x' }), s, alice, now)).thenThrows('invalid_transition');
+  });
+
+  describe('quotas', () => {
+    // One hour a week: the series' half-hour Mondays fit; so does each one moved to a full hour.
+    const weekly = quota({ per: 'week', limit: 1 });
+    const countedOf = (b: Booking): CountedBooking => ({ id: b.id, resource: resource(), startTime: at(b.startTime), endTime: at(b.endTime) });
+    const oneHour = change({ startTime: at('2027-01-11T09:00:00Z'), endTime: at('2027-01-11T10:00:00Z') });
+
+    it('the occurrences it moves do not count against themselves', () => {
+      const { state, upcoming } = seriesWithException();
+      const events = decideUpdateSeries(oneHour, { ...state, quotaLedger: { quotas: [weekly], counted: upcoming.map(countedOf) } }, alice, now);
+      expect(events).to.have.length(5);
+    });
+
+    it('refuses with the quota a change that takes a week of the booker past it, with what else the booker holds', () => {
+      const { state, upcoming } = seriesWithException();
+      const elsewhere = counted('2027-01-19T12:00:00Z', '2027-01-19T12:30:00Z');
+      const error = given<UpdateSeriesState>({ ...state, quotaLedger: { quotas: [weekly], counted: [...upcoming.map(countedOf), elsewhere] } })
+        .when((s) => decideUpdateSeries(oneHour, s, alice, now))
+        .thenThrows('policy_violation', { policy: 'quota', quotaId });
+      expect(error.message).to.contain('2027-01-18T09:00:00Z');
+    });
+
+    it('an occurrence left where it is still counts: a new one beside it in the week goes past the limit', () => {
+      const { state, upcoming } = seriesWithException();
+      const ledger = (limit: number) => ({ quotas: [quota({ per: 'week', limit })], counted: upcoming.map(countedOf) });
+      const twiceAWeek = change({ recurrenceRule: 'FREQ=WEEKLY;BYDAY=MO,TU;COUNT=6' });
+      expect(decideUpdateSeries(twiceAWeek, { ...state, quotaLedger: ledger(1) }, alice, now).filter((e) => e.type === 'BookingCreated')).to.have.length(3);
+      given<UpdateSeriesState>({ ...state, quotaLedger: ledger(0.75) })
+        .when((s) => decideUpdateSeries(twiceAWeek, s, alice, now))
+        .thenThrows('policy_violation', { policy: 'quota', quotaId });
+    });
   });
 });
