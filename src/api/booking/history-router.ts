@@ -1,3 +1,4 @@
+import { resourceBlackoutEvents } from '../../projections/history/resource-blackout-history.js';
 import { Router } from 'express';
 import { canSeeWorkspace, type Principal } from '../../domain/access/principal.js';
 import { visibleBooking } from '../../domain/booking/booking-access.js';
@@ -38,7 +39,10 @@ export function historyRouter(services: Services): Router {
     const resource = await findResource(services.db, req.params.id);
     if (!resource || !canSeeWorkspace(actor, resource.workspace)) throw notFound('resource');
     assertMayReadResourceHistory(actor, resource.groupId);
-    const events = await services.logReader.readStreamEvents(resourceStreamId(resource.id), after, limit + 1);
+    const [events, blackouts] = await Promise.all([
+      services.logReader.readStreamEvents(resourceStreamId(resource.id), after, limit + 1),
+      resourceBlackoutEvents(services.logReader, resource.workspace, resource.id),
+    ]);
     const page = events.slice(0, limit);
     res.json({
       resourceId: resource.id,
@@ -53,6 +57,18 @@ export function historyRouter(services: Services): Router {
         hash: event.hash,
       })),
       next: events.length > limit ? Number(page.at(-1)!.streamRevision) : null,
+      // Contract §17: the blackouts covering the resource, from the workspace's blackout stream (its own revisions and chain).
+      blackouts: blackouts.map((event) => ({
+        position: Number(event.globalPosition),
+        stream: event.streamId,
+        revision: Number(event.streamRevision),
+        event: historyEventName(event),
+        type: event.type,
+        at: (event.data as { at: string }).at,
+        by: (event.data as { by: string }).by,
+        data: event.data,
+        hash: event.hash,
+      })),
     });
   });
 

@@ -129,7 +129,7 @@ describe('booking and resource history over HTTP', function () {
         expect(res.status, query).to.equal(400);
       }
       const end = await server.request('GET', `/booking/v1/resources/${resourceId}/history?after=5`, { token: admin });
-      expect(end.body).to.deep.equal({ resourceId, events: [], next: null });
+      expect(end.body).to.deep.equal({ resourceId, events: [], next: null, blackouts: [] });
     });
 
     it('is for LV1–LV3 (LV3 in its groups): 403 for others, 404 in another workspace', async () => {

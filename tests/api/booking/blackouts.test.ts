@@ -227,6 +227,27 @@ describe('blackouts over HTTP (contract §17)', function () {
       expect((await list('bookableResourceId=nope')).status).to.equal(400);
     });
 
+    it('shows in the history of every resource it covers, beside the resource stream\'s own events', async () => {
+      const a = await freshZone();
+      const b = await freshZone();
+      const own = (await createBlackout({ resourceIds: [a.id], from: '2028-05-01T00:00:00Z', to: '2028-05-02T00:00:00Z' })).body;
+      const other = (await createBlackout({ resourceIds: [b.id], from: '2028-05-03T00:00:00Z', to: '2028-05-04T00:00:00Z' })).body;
+      const wide = (await createBlackout({ from: '2028-05-05T00:00:00Z', to: '2028-05-06T00:00:00Z' })).body;
+      expect((await server.request('DELETE', `/booking/v1/blackouts/${own.id}`, { token: admin })).status).to.equal(204);
+      const history = await server.request('GET', `/booking/v1/resources/${a.id}/history`, { token: admin });
+      expect(history.status, JSON.stringify(history.body)).to.equal(200);
+      const entries = history.body.blackouts as { stream: string; event: string; data: { blackout: { id: string } } }[];
+      const ofA = entries.filter((e) => [own.id, other.id, wide.id].includes(e.data.blackout.id)).map((e) => [e.event, e.data.blackout.id]);
+      expect(ofA).to.deep.equal([
+        ['blackout.create', own.id],
+        ['blackout.create', wide.id],
+        ['blackout.delete', own.id],
+      ]);
+      expect(new Set(entries.map((e) => e.stream))).to.deep.equal(new Set([`blackouts-${server.workspace}`]));
+      // The resource's own events keep their revisions 0..n and their chain.
+      expect(history.body.events.map((e: { revision: number }) => e.revision)).to.deep.equal([0]);
+    });
+
     it('deletes with 204 for LV1–LV3 (LV3 in its groups, not workspace-wide), 404 when unknown', async () => {
       const mine = await freshZone({ groupId: 'g-1' });
       const theirs = await freshZone({ groupId: 'g-2' });
