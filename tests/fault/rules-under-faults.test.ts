@@ -179,18 +179,32 @@ describe('quotas and blackouts under database outages (PostgreSQL only: processe
 
     // Blackout windows on a grid of the day after the quota days, so that creates and blackouts collide.
     const blackoutDay = dayStart + quotaDays * day;
+    // Half-hour slots; the bookers cancel some of their bookings, so that slots free up and creates
+    // keep landing while blackouts are being created over them.
     const gridSlot = (slots: number) => {
-      const start = blackoutDay + Math.floor(Math.random() * 12) * hour;
-      return { start, end: start + slots * hour };
+      const start = blackoutDay + Math.floor(Math.random() * 16) * 30 * 60_000;
+      return { start, end: start + slots * 30 * 60_000 };
     };
-    const bookerOfBlackoutZones = ['b-user-1', 'b-user-2', 'b-user-3'].map((sub) => mintToken({ workspace, level: 'LV2', sub }));
+    const bookerOfBlackoutZones = ['b-user-1', 'b-user-2', 'b-user-3', 'b-user-4', 'b-user-5'].map((sub) => mintToken({ workspace, level: 'LV2', sub }));
     const blackoutBooker = async (token: string) => {
+      const own: string[] = [];
       while (running) {
-        const zone = pick(blackoutZones);
-        const { start, end } = gridSlot(1);
-        const res = await call(token, 'POST', '/booking/v1/bookings', { resourceType: 'zone', resourceId: zone.zone, title: 'Meet', startTime: iso(start), endTime: iso(end) });
-        record('blackout-zone create', res);
-        if (res.status === 201) acknowledgedCreates.set(res.body.id, zone.id);
+        let res: Answer;
+        if (own.length > 2 && Math.random() < 0.3) {
+          const id = own.splice(Math.floor(Math.random() * own.length), 1)[0]!;
+          res = await call(token, 'PATCH', `/booking/v1/bookings/${id}/cancel`, {});
+          record('blackout-zone cancel', res);
+          if (res.status === 200) acknowledgedCancels.add(id);
+        } else {
+          const zone = pick(blackoutZones);
+          const { start, end } = gridSlot(1);
+          res = await call(token, 'POST', '/booking/v1/bookings', { resourceType: 'zone', resourceId: zone.zone, title: 'Meet', startTime: iso(start), endTime: iso(end) });
+          record('blackout-zone create', res);
+          if (res.status === 201) {
+            acknowledgedCreates.set(res.body.id, zone.id);
+            own.push(res.body.id);
+          }
+        }
         if (res.status === 503 || res.status === 0) await sleep(100);
       }
     };
@@ -207,13 +221,13 @@ describe('quotas and blackouts under database outages (PostgreSQL only: processe
         } else {
           const covered = blackoutZones.filter(() => Math.random() < 0.5);
           const resourceIds = (covered.length ? covered : [pick(blackoutZones)]).map((r) => r.id);
-          const { start, end } = gridSlot(1 + Math.floor(Math.random() * 2));
+          const { start, end } = gridSlot(1 + Math.floor(Math.random() * 3));
           const cancelExisting = Math.random() < 0.5;
           const res = await call(admin, 'POST', '/booking/v1/blackouts', { resourceIds, from: iso(start), to: iso(end), reason: 'Closed', cancelExisting });
           record(`blackout create${cancelExisting ? ' cancelExisting' : ''}`, res);
           if (res.status === 201) blackouts.push({ id: res.body.id, resourceIds, from: start, to: end, cancelExisting, affected: res.body.affected, answeredAt: Date.now() });
         }
-        await sleep(150);
+        await sleep(50);
       }
     };
 
@@ -351,7 +365,14 @@ describe('quotas and blackouts under database outages (PostgreSQL only: processe
         2,
       ),
     );
-    if (insideBlackout.length) console.log(JSON.stringify(insideBlackout.slice(0, 5), null, 2));
+    if (insideBlackout.length) {
+      const blackoutEvents = (id: string) =>
+        events
+          .filter((e) => (e.data as { blackout?: { id?: string }; blackoutId?: string }).blackout?.id === id || (e.data as { blackoutId?: string }).blackoutId === id)
+          .map((e) => ({ position: e.global_position, type: e.type, recordedAt: e.recorded_at, data: e.data }));
+      const detail = insideBlackout.slice(0, 5).map((v) => ({ ...v, acknowledged: blackouts.find((b) => b.id === v.blackout), blackoutEvents: blackoutEvents(v.blackout) }));
+      console.log(JSON.stringify(detail, null, 2));
+    }
 
     expect(overruns, JSON.stringify(overruns)).to.deep.equal([]);
     expect(insideBlackout.map(({ blackout, booking, why }) => ({ blackout, booking, why }))).to.deep.equal([]);
