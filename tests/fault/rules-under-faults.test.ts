@@ -134,7 +134,8 @@ describe('quotas and blackouts under database outages (PostgreSQL only: processe
       count(`${what} ${res.status}`);
       if (res.status >= 500 && res.status !== 503) fiveHundreds.push({ what, body: res.body });
     };
-    const acknowledgedCreates = new Map<string, string>();
+    /** Booking id → the client clock when its 201 came (its append had committed by then). */
+    const acknowledgedCreates = new Map<string, number>();
     const acknowledgedCancels = new Set<string>();
     const blackouts: AcknowledgedBlackout[] = [];
     let running = true;
@@ -167,7 +168,7 @@ describe('quotas and blackouts under database outages (PostgreSQL only: processe
           const res = await call(bookerToken, 'POST', '/booking/v1/bookings', body, apis[i % 2]);
           record(`quota create`, res);
           if (res.status === 201) {
-            acknowledgedCreates.set(res.body.id, zone.id);
+            acknowledgedCreates.set(res.body.id, Date.now());
             bookerBookings.set(res.body.id, targetDay);
           }
           return res.status;
@@ -201,7 +202,7 @@ describe('quotas and blackouts under database outages (PostgreSQL only: processe
           res = await call(token, 'POST', '/booking/v1/bookings', { resourceType: 'zone', resourceId: zone.zone, title: 'Meet', startTime: iso(start), endTime: iso(end) });
           record('blackout-zone create', res);
           if (res.status === 201) {
-            acknowledgedCreates.set(res.body.id, zone.id);
+            acknowledgedCreates.set(res.body.id, Date.now());
             own.push(res.body.id);
           }
         }
@@ -322,14 +323,18 @@ describe('quotas and blackouts under database outages (PostgreSQL only: processe
           insideBlackout.push({ blackout: blackout.id, booking: id, why: `affected by cancelExisting but ${byId.get(id)?.status}`, events: eventsOf(id) });
         }
       }
+      // The append's guard ran no earlier than the event's transaction began (recorded_at) and the
+      // decision's clock (updatedAt), and no later than the client got its 201 (unknown otherwise):
+      // only a guard certainly run while the blackout stood counts.
       const until = blackout.deleteSentAt ?? Number.POSITIVE_INFINITY;
       for (const e of events) {
-        const given = (e.data as { booking?: { id: string; startTime: string; endTime: string; status: string; bookableResourceId?: string } }).booking;
+        const given = (e.data as { booking?: { id: string; startTime: string; endTime: string; status: string; updatedAt: string } }).booking;
         if (!given || !active.has(given.status) || !['BookingCreated', 'BookingRescheduled'].includes(e.type)) continue;
         const resourceId = byId.get(given.id)?.bookable_resource_id;
         if (!resourceId || !blackout.resourceIds.includes(resourceId)) continue;
-        const at = e.recorded_at.getTime();
-        if (at > blackout.answeredAt && at < until && overlapsWindow({ start: Date.parse(given.startTime), end: Date.parse(given.endTime) }, blackout)) {
+        const guardedFrom = Math.max(e.recorded_at.getTime(), Date.parse(given.updatedAt));
+        const guardedBy = (e.type === 'BookingCreated' ? acknowledgedCreates.get(given.id) : undefined) ?? Number.POSITIVE_INFINITY;
+        if (guardedFrom > blackout.answeredAt && (until === Number.POSITIVE_INFINITY || guardedBy < until) && overlapsWindow({ start: Date.parse(given.startTime), end: Date.parse(given.endTime) }, blackout)) {
           insideBlackout.push({ blackout: blackout.id, booking: given.id, why: `${e.type} recorded while the blackout stood`, events: eventsOf(given.id) });
         }
       }
