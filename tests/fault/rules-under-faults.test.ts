@@ -186,7 +186,7 @@ describe('quotas and blackouts under database outages (PostgreSQL only: processe
       const start = blackoutDay + Math.floor(Math.random() * 16) * 30 * 60_000;
       return { start, end: start + slots * 30 * 60_000 };
     };
-    const bookerOfBlackoutZones = ['b-user-1', 'b-user-2', 'b-user-3', 'b-user-4', 'b-user-5'].map((sub) => mintToken({ workspace, level: 'LV2', sub }));
+    const bookerOfBlackoutZones = ['b-user-1', 'b-user-2', 'b-user-3', 'b-user-4', 'b-user-5', 'b-user-6'].map((sub) => mintToken({ workspace, level: 'LV2', sub }));
     const blackoutBooker = async (token: string) => {
       const own: string[] = [];
       while (running) {
@@ -230,12 +230,12 @@ describe('quotas and blackouts under database outages (PostgreSQL only: processe
           record(`blackout create${cancelExisting ? ' cancelExisting' : ''}`, res);
           if (res.status === 201) blackouts.push({ id: res.body.id, resourceIds, from: start, to: end, cancelExisting, affected: res.body.affected, answeredAt: Date.now() });
         }
-        await sleep(50);
+        await sleep(20);
       }
     };
 
     loadStarted = Date.now();
-    const load = Promise.all([quotaClient(), quotaClient(), ...bookerOfBlackoutZones.map(blackoutBooker), blackoutAdmin(), blackoutAdmin()]);
+    const load = Promise.all([quotaClient(), quotaClient(), ...bookerOfBlackoutZones.map(blackoutBooker), blackoutAdmin(), blackoutAdmin(), blackoutAdmin()]);
 
     const healthy = (api: ServiceProcess) => fetch(`${api.url}/booking/v1/health`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
     const recovery = async (since: number) => {
