@@ -194,7 +194,8 @@ function expectBounded(name: string, run: ToolRun): void {
   expect(run.peakRssBytes, `${name}: peak RSS of its processes`).to.be.above(0).and.at.most(memoryBoundBytes);
 }
 
-type Figures = Record<string, { ms: number; perSecond: number; peakRssMB: number }>;
+/** `peakRssMB`: the tool's processes; the audit feed is served in the test's own process, whose RSS stands there as `testProcessRssMB`. */
+type Figures = Record<string, { ms: number; perSecond: number; peakRssMB?: number; testProcessRssMB?: number }>;
 
 const figure = (run: ToolRun, count: number) => ({
   ms: run.ms,
@@ -211,7 +212,7 @@ async function exerciseTools(total: number): Promise<{ logEvents: number; figure
     const { bookings } = await buildLog(database, total, endMs);
     const buildMs = Date.now() - buildStarted;
     const logEvents = Number((await sql<{ n: string }>`select count(*) as n from events`.execute(database.db)).rows[0]!.n);
-    const figures: Figures = { build: { ms: buildMs, perSecond: Math.round(logEvents / (buildMs / 1000)), peakRssMB: 0 } };
+    const figures: Figures = { build: { ms: buildMs, perSecond: Math.round(logEvents / (buildMs / 1000)) } };
 
     // Rebuild: the read models come back equal to the ones projected in each append.
     const live = await snapshotOf(database.db);
@@ -265,7 +266,7 @@ async function exerciseTools(total: number): Promise<{ logEvents: number; figure
       const feedOff = fed.findIndex((f, i) => f !== published[i]);
       expect(feedOff, `feed gave ${fed[feedOff]} where the log holds ${published[feedOff]}`).to.equal(-1);
       const feedMs = Date.now() - feedStarted;
-      figures.auditFeed = { ms: feedMs, perSecond: Math.round(fed.length / (feedMs / 1000)), peakRssMB: Math.round(process.memoryUsage().rss / 1024 / 1024) };
+      figures.auditFeed = { ms: feedMs, perSecond: Math.round(fed.length / (feedMs / 1000)), testProcessRssMB: Math.round(process.memoryUsage().rss / 1024 / 1024) };
 
       // Archive of the older half: those bookings leave the live model, their history still answers.
       const cutoff = at(endMs - Math.floor(bookings / resourceCount / 2) * 2 * hour);
@@ -302,9 +303,8 @@ async function exerciseTools(total: number): Promise<{ logEvents: number; figure
     const large = await exerciseTools(events);
     console.log(JSON.stringify({ wholeLogTools: { [small.logEvents]: small.figures, [large.logEvents]: large.figures } }));
     for (const tool of ['rebuild', 'verifyLog', 'replayStdout', 'archive'] as const) {
-      expect(large.figures[tool]!.peakRssMB, `${tool}: peak RSS at ${large.logEvents} events against ${small.logEvents}`).to.be.at.most(
-        Math.max(1.5 * small.figures[tool]!.peakRssMB, small.figures[tool]!.peakRssMB + 40),
-      );
+      const [smallPeak, largePeak] = [small.figures[tool]!.peakRssMB!, large.figures[tool]!.peakRssMB!];
+      expect(largePeak, `${tool}: peak RSS at ${large.logEvents} events against ${small.logEvents}`).to.be.at.most(Math.max(1.5 * smallPeak, smallPeak + 40));
     }
   });
 });
