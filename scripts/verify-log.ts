@@ -7,7 +7,11 @@ import { openLogReader } from '../src/infra/event-store/open-log-reader.js';
 /** npm run verify-log: recomputes every stream's hash chain in the configured store; exits 1 naming the first event that does not match. */
 const config = loadConfig();
 const db = createDatabase(config.database);
-const bar = new cliProgress.SingleBar({ stream: process.stderr, format: 'verifying {bar} {value}/{total} events' }, cliProgress.Presets.shades_classic);
+// Also when stderr is no terminal (a log file, a job runner): a plain line every 2 s.
+const bar = new cliProgress.SingleBar(
+  { stream: process.stderr, format: 'verifying {bar} {value}/{total} events', noTTYOutput: true, notTTYSchedule: 2_000 },
+  cliProgress.Presets.shades_classic,
+);
 const log = await openLogReader(config, db);
 try {
   await migrateToLatest(db);

@@ -30,7 +30,12 @@ const batchSize = 1_000;
  * `eventStoreDb`: the pages of `$all` when EventStoreDB keeps the log (eventstoredb-all-pages.ts).
  * Every projector is then the runner's, and the tables are filled from `$all` in the same way.
  */
-export async function rebuildReadModels(db: Database, config: Pick<Config, 'projections'>, eventStoreDb?: ReadAllPage): Promise<{ events: number }> {
+export async function rebuildReadModels(
+  db: Database,
+  config: Pick<Config, 'projections'>,
+  eventStoreDb?: ReadAllPage,
+  onProgress: (events: number) => void = () => undefined,
+): Promise<{ events: number }> {
   const following = eventStoreDb ? eventStoreDbFollowingProjectors : config.projections === 'async' ? followingProjectors : [];
   const inAppend = eventStoreDb ? [] : projectors.filter((p) => !following.includes(p));
   const tables = projectors.flatMap((p) => p.tables);
@@ -41,11 +46,11 @@ export async function rebuildReadModels(db: Database, config: Pick<Config, 'proj
     for (const columns of kept) await setAside(trx, columns);
     // Children first: bookings refer to resources, applications to projects.
     for (const table of [...tables].reverse()) await trx.deleteFrom(table).execute();
-    const appended = inAppend.length > 0 ? await replayLog(trx, inAppend, pagesOfLog(trx, false)) : { events: 0 };
+    const appended = inAppend.length > 0 ? await replayLog(trx, inAppend, pagesOfLog(trx, false), onProgress) : { events: 0 };
     let followed = 0;
     if (runnerAt) {
       const read: ReadPage = eventStoreDb ? (after) => eventStoreDb({ after, maxCount: batchSize }) : pagesOfLog(trx, true);
-      const { events, reached } = await replayLog(trx, following, read);
+      const { events, reached } = await replayLog(trx, following, read, (events) => onProgress(appended.events + events));
       await moveCheckpoint(trx, projectionsCheckpoint, runnerAt, reached);
       followed = events;
     }
@@ -70,8 +75,13 @@ const pagesOfLog =
     return { ...page, end: page.events.length < batchSize };
   };
 
-/** Applies the log from its start through `through`; answers how many events it applied and the last one's position. */
-async function replayLog(trx: Transaction<DB>, through: readonly Projector[], read: ReadPage): Promise<{ events: number; reached: LogPosition }> {
+/** Applies the log from its start through `through`, telling `onProgress` after each page; answers how many events it applied and the last one's position. */
+async function replayLog(
+  trx: Transaction<DB>,
+  through: readonly Projector[],
+  read: ReadPage,
+  onProgress: (events: number) => void,
+): Promise<{ events: number; reached: LogPosition }> {
   let events = 0;
   let after = logStart;
   let reached = logStart;
@@ -79,6 +89,7 @@ async function replayLog(trx: Transaction<DB>, through: readonly Projector[], re
     const page = await read(after);
     await projectEvents(through, trx, page.events);
     events += page.events.length;
+    onProgress(events);
     after = page.next;
     const last = page.events.at(-1);
     if (last) reached = positionOf(last);
