@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { DomainError } from '../../domain/domain-error.js';
 import type { DB } from '../db/schema.js';
-import { isAtOrAfter, positionOf, type EventStore, type InTransaction, type LogPosition } from './event-store.js';
+import { isAtOrAfter, positionOf, type EventStore, type InTransaction, type LogPosition, type RecordedEvent } from './event-store.js';
 import { readProjectionsCheckpoint, type ProjectionProgress } from './projection-progress.js';
 
 /** How often an append whose checks found the read models behind the log waits for them and tries again. */
@@ -58,6 +58,21 @@ export function waitingForProjections(store: EventStore<Transaction<DB>>, progre
         }
       }
     },
+    // Several streams in one transaction (a blackout and its cancellations): answered once the read models passed them all.
+    ...(store.appendInOneTransaction && {
+      async appendInOneTransaction(work) {
+        let last: RecordedEvent | undefined;
+        const result = await store.appendInOneTransaction!((trx, append) =>
+          work(trx, async (...args) => {
+            const events = await append(...args);
+            for (const event of events) if (!last || event.globalPosition > last.globalPosition) last = event;
+            return events;
+          }),
+        );
+        if (last) await progress.waitFor(positionOf(last));
+        return result;
+      },
+    }),
     async readStreamRevision(streamId) {
       const last = await store.readLastEvent(streamId);
       if (!last) return null;

@@ -275,13 +275,17 @@ describe('a blackout racing bookings for the same time (contract §17)', functio
   let tokens: string[];
   let counter = 0;
 
-  before(async () => {
+  before(async function () {
+    // With PROJECTIONS=async `affected` is read from a bookings read model that may trail the log: a
+    // booking committed within that lag is neither listed nor cancelled (README, "Blackouts").
+    // Bookings after the blackout are still refused; this race's exact `affected` holds inline only.
+    if (process.env.PROJECTIONS === 'async') this.skip();
     server = await startTestServer();
     setClock(server, monday);
     admin = server.token({ level: 'LV2', sub: 'admin' });
     tokens = Array.from({ length: 40 }, (_, i) => server.token({ level: 'LV4', sub: `racer-${i}` }));
   });
-  after(() => server.stop());
+  after(() => server?.stop());
 
   const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
   const base = Date.parse('2027-02-01T00:00:00Z');

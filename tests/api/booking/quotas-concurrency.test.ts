@@ -36,6 +36,9 @@ describe('a quota under concurrency: one booker on many resources from two servi
   const resources = 24;
 
   before(async function () {
+    // With PROJECTIONS=async the usage re-read under the booker's lock reads a read model that may
+    // trail the log, so the quota is only as good as that lag (README, "Quotas"): inline only.
+    if (process.env.PROJECTIONS === 'async') this.skip();
     server = await startTestServer();
     if (!server.database.isServer) this.skip(); // the embedded database has one connection in one process
     for (let i = 0; i < resources; i++) {
