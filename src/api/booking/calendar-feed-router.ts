@@ -14,6 +14,7 @@ import { findFeedBookings, findFeedVersion, type FeedSelection } from '../../pro
 import { findCalendarResource } from '../../projections/calendar/calendar-resource.js';
 import { findLiveCalendarFeed } from '../../projections/calendar/calendar-feeds.js';
 import type { Services } from '../../services.js';
+import { bearerTokenOf } from '../authenticate.js';
 import { limitRate } from '../rate-limit.js';
 import { calendarText } from './calendar-ics.js';
 
@@ -45,9 +46,7 @@ type FeedUrl = { kind: 'resource'; bookableResourceId: string } | { kind: 'booke
 async function readerOf(req: Request, services: Services, url: FeedUrl): Promise<Principal> {
   const token = req.query.token;
   if (token === undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-    if (!match?.[1]) throw new AuthenticationError('missing bearer token or feed token');
-    return services.verifyToken(match[1]);
+    return services.verifyToken(bearerTokenOf(req, 'missing bearer token or feed token'));
   }
   const hash = typeof token === 'string' ? feedTokenHash(token) : null;
   if (!hash) throw new AuthenticationError('malformed feed token');
@@ -121,9 +120,7 @@ const feedWindowAt = (now: Temporal.Instant) => feedWindow(Temporal.Instant.from
 async function feedClientOf(req: Request, services: Services): Promise<RateLimitedClient> {
   const token = req.query.token;
   if (token === undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-    if (!match?.[1]) throw new AuthenticationError('missing bearer token or feed token');
-    return { kind: 'sub', sub: (await services.verifyToken(match[1])).sub };
+    return { kind: 'sub', sub: (await services.verifyToken(bearerTokenOf(req, 'missing bearer token or feed token'))).sub };
   }
   const hash = typeof token === 'string' ? feedTokenHash(token) : null;
   if (!hash) throw new AuthenticationError('malformed feed token');
