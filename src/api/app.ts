@@ -26,11 +26,11 @@ import { asyncApiDocsRouter, openApiDocsRouter, openApiValidator, type OpenApiAr
 import { assetsRouter } from './publishing/assets-router.js';
 import { publishRouter } from './publishing/publish-router.js';
 import { signInRouter } from './publishing/sign-in-router.js';
-import { deviceSelfRouter } from './records/device-self-router.js';
-import { devicesRouter } from './records/devices-router.js';
+import { deviceSelfRouter } from './record/device-self-router.js';
+import { devicesRouter } from './record/devices-router.js';
 import { limitRate } from './rate-limit.js';
-import { recordQueryParser } from './records/record-query-string.js';
-import { zonesRouter } from './records/zones-router.js';
+import { recordQueryParser } from './record/record-query-string.js';
+import { zonesRouter } from './record/zones-router.js';
 import { refuseHostileInput } from './refuse-hostile-input.js';
 import { requestLogging } from './request-logging.js';
 import { rootPageRouter } from './root-page.js';

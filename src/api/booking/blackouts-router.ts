@@ -3,7 +3,7 @@ import { createBlackout } from '../../commands/blackout/create-blackout.js';
 import { deleteBlackout } from '../../commands/blackout/delete-blackout.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import { invalidRequest } from '../../domain/domain-error.js';
-import { listBlackouts } from '../../projections/blackouts/blackout-queries.js';
+import { listBlackouts } from '../../projections/blackout/blackout-queries.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../authenticate.js';
 

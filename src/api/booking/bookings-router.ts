@@ -5,7 +5,7 @@ import { rescheduleBooking } from '../../commands/booking/reschedule-booking.js'
 import type { BookingStatus } from '../../domain/booking/booking.js';
 import { visibleBooking } from '../../domain/booking/booking-access.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
-import { findBookingOrArchived, listBookings, type BookingFilter } from '../../projections/bookings/booking-queries.js';
+import { findBookingOrArchived, listBookings, type BookingFilter } from '../../projections/booking/booking-queries.js';
 import { pageOf } from '../../domain/page.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';

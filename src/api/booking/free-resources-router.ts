@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Temporal } from 'temporal-polyfill';
 import { utcText } from '../../domain/booking/booking-time.js';
-import { searchFreeResources } from '../../projections/resources/search-free-resources.js';
+import { searchFreeResources } from '../../projections/resource/search-free-resources.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { timeJson } from './booking-json.js';

@@ -7,7 +7,7 @@ import { forbidden, notFound } from '../../domain/domain-error.js';
 import { resourceStreamId } from '../../domain/resource/resource.js';
 import { bookingHistory } from '../../projections/history/booking-history.js';
 import { historyEventName } from '../../projections/history/history-event-name.js';
-import { findResource } from '../../projections/resources/resource-queries.js';
+import { findResource } from '../../projections/resource/resource-queries.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { bookingJson } from './booking-json.js';

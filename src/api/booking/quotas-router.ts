@@ -5,7 +5,7 @@ import { quotaWorkspace } from '../../domain/quota/decide-quota.js';
 import { quotaUsageAccess } from '../../domain/quota/quota-usage-access.js';
 import { createQuota, type CreateQuotaInput } from '../../commands/quota/create-quota.js';
 import { deleteQuota } from '../../commands/quota/delete-quota.js';
-import { findQuotaUsages, listQuotas } from '../../projections/quotas/quota-queries.js';
+import { findQuotaUsages, listQuotas } from '../../projections/quota/quota-queries.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 

@@ -10,9 +10,9 @@ import { utcText, utcTextOfEpochMs } from '../../domain/booking/booking-time.js'
 import { availableSlots, calendarDay } from '../../domain/booking/available-slots.js';
 import { invalidRequest, notFound } from '../../domain/domain-error.js';
 import type { Database, Executor } from '../../infra/db/database.js';
-import { findScheduledBookings } from '../../projections/bookings/booking-queries.js';
-import { findResourceWithBusyTimes } from '../../projections/bookings/busy-times.js';
-import { findScheduleHead, renderScheduleBookings, renderTimesInSql, type ScheduleView } from '../../projections/bookings/schedule-json.js';
+import { findScheduledBookings } from '../../projections/booking/booking-queries.js';
+import { findResourceWithBusyTimes } from '../../projections/booking/busy-times.js';
+import { findScheduleHead, renderScheduleBookings, renderTimesInSql, type ScheduleView } from '../../projections/booking/schedule-json.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { anonymousBookingJson, bookingJson, timeJson } from './booking-json.js';

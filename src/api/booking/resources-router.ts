@@ -4,7 +4,7 @@ import { loadVisibleResource } from '../../commands/resource/load-visible-resour
 import { removeResource } from '../../commands/resource/remove-resource.js';
 import { updateResource } from '../../commands/resource/update-resource.js';
 import type { ResourceType } from '../../domain/resource/resource.js';
-import { listResources } from '../../projections/resources/resource-queries.js';
+import { listResources } from '../../projections/resource/resource-queries.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { resourceJson } from './resource-json.js';

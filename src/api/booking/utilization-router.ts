@@ -10,7 +10,7 @@ import { coversResource, type Blackout } from '../../domain/blackout/blackout.js
 import { utcText } from '../../domain/booking/booking-time.js';
 import { invalidRequest } from '../../domain/domain-error.js';
 import type { Executor } from '../../infra/db/database.js';
-import { findBlackoutsOverlapping } from '../../projections/blackouts/blackout-queries.js';
+import { findBlackoutsOverlapping } from '../../projections/blackout/blackout-queries.js';
 import { findAnalysedBookings, findAnalysedResources, listAnalysedResources, type AnalysedResource } from '../../projections/utilization/utilization-queries.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';

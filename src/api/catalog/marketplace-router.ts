@@ -1,11 +1,11 @@
 import { Router } from 'express';
-import { locateRecord } from '../../commands/records/locate-record.js';
-import { parseListQuery, parseReadQuery } from '../../domain/records/parse-record-query.js';
-import { readScopeOf } from '../../domain/records/record-access.js';
+import { locateRecord } from '../../commands/record/locate-record.js';
+import { parseListQuery, parseReadQuery } from '../../domain/record/parse-record-query.js';
+import { readScopeOf } from '../../domain/record/record-access.js';
 import { marketplaceKind } from '../../infra/records/catalog/marketplace-kind.js';
 import { selectRecordPage } from '../../infra/records/select-records.js';
-import { recordQueryOf } from '../records/record-query-string.js';
-import { recordIdOf } from '../records/record-request.js';
+import { recordQueryOf } from '../record/record-query-string.js';
+import { recordIdOf } from '../record/record-request.js';
 import type { Services } from '../../services.js';
 
 /**

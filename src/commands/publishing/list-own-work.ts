@@ -1,8 +1,8 @@
 import type { PublisherPrincipal } from '../../domain/publishing/publisher-principal.js';
 import { ownWorkCondition } from '../../domain/publishing/own-work.js';
-import type { RecordKind } from '../../domain/records/record-kind.js';
-import type { RecordPage } from '../../domain/records/record-page.js';
-import type { ListQuery } from '../../domain/records/record-query.js';
+import type { RecordKind } from '../../domain/record/record-kind.js';
+import type { RecordPage } from '../../domain/record/record-page.js';
+import type { ListQuery } from '../../domain/record/record-query.js';
 import { AuthenticationError } from '../../infra/auth/principal-from-claims.js';
 import type { Executor } from '../../infra/db/database.js';
 import { findPublisherById } from '../../infra/publishing/publishing-queries.js';

@@ -5,7 +5,7 @@ import { findPublisherByEmail, linkPublisherIdentity, type PublisherRow } from '
 import { nextRecordId } from '../../infra/records/record-rows.js';
 import { publishers } from '../catalog/catalog-records.js';
 import type { CommandContext } from '../command-context.js';
-import { writeRecord } from '../records/write-record.js';
+import { writeRecord } from '../record/write-record.js';
 
 /** The answer of a sign-in callback (contract §11). */
 export type PublisherSignIn = { accessToken: string; tokenType: 'Bearer'; expiresIn: number };

@@ -5,7 +5,7 @@ import { decideRegister, type RegisterResource } from '../../domain/resource/dec
 import { resourceStreamId, type Resource } from '../../domain/resource/resource.js';
 import type { DeviceDirectory } from '../../infra/device-service/device-directory.js';
 import { saveZoneAncestry } from '../../infra/records/zone-ancestry.js';
-import { findRegistration, findResource } from '../../projections/resources/resource-queries.js';
+import { findRegistration, findResource } from '../../projections/resource/resource-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 import { releaseRegistration, reserveRegistration } from './registration-reservation.js';

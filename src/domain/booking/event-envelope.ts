@@ -1,5 +1,5 @@
 import { blackoutEventBody } from '../blackout/blackout-event-envelope.js';
-import { recordEventBody } from '../records/record-event-envelope.js';
+import { recordEventBody } from '../record/record-event-envelope.js';
 import { resourceEventBody } from '../resource/resource-event-envelope.js';
 import { isBookingEvent, publishedEventName, type BookingEvent } from './booking-events.js';
 import type { PublishedBody } from './published-body.js';

@@ -1,7 +1,7 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import type { Operator } from '../../domain/records/query-operators.js';
-import type { RecordKind } from '../../domain/records/record-kind.js';
-import type { Condition, Scalar } from '../../domain/records/record-query.js';
+import type { Operator } from '../../domain/record/query-operators.js';
+import type { RecordKind } from '../../domain/record/record-kind.js';
+import type { Condition, Scalar } from '../../domain/record/record-query.js';
 import { columnRef } from './record-columns.js';
 
 // The record layer builds queries over tables chosen at run time.

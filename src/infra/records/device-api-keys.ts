@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RecordKey } from '../../domain/records/record-kind.js';
+import type { RecordKey } from '../../domain/record/record-kind.js';
 import type { Executor } from '../db/database.js';
 
 /** Only this hash of a device's key is stored; the key itself is shown once, when issued. */

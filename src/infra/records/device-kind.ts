@@ -1,5 +1,5 @@
-import { deviceCreated, deviceDeleted, deviceUpdated } from '../../domain/records/device-record-events.js';
-import type { RecordKind } from '../../domain/records/record-kind.js';
+import { deviceCreated, deviceDeleted, deviceUpdated } from '../../domain/record/device-record-events.js';
+import type { RecordKind } from '../../domain/record/record-kind.js';
 
 /** Spec 2.1 devices, unique per workspace; the API key hash never leaves the table. */
 export const deviceKind: RecordKind = {

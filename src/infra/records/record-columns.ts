@@ -1,5 +1,5 @@
-import type { RecordKind } from '../../domain/records/record-kind.js';
-import type { FieldPath } from '../../domain/records/record-query.js';
+import type { RecordKind } from '../../domain/record/record-kind.js';
+import type { FieldPath } from '../../domain/record/record-query.js';
 
 /** SQL alias of the record's own table. */
 export const rootAlias = 'root';

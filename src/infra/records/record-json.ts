@@ -1,5 +1,5 @@
-import type { FieldSpec, RecordJson, RecordKind } from '../../domain/records/record-kind.js';
-import type { JoinRequest } from '../../domain/records/record-query.js';
+import type { FieldSpec, RecordJson, RecordKind } from '../../domain/record/record-kind.js';
+import type { JoinRequest } from '../../domain/record/record-query.js';
 
 /** A column value as JSON: times in ISO 8601 UTC, numerics as numbers. */
 function fromColumn(spec: FieldSpec, value: unknown): unknown {

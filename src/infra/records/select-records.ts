@@ -1,9 +1,9 @@
 import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
-import type { RecordScope } from '../../domain/records/record-access.js';
-import { keyFieldsOf, type RecordJson, type RecordKey, type RecordKind } from '../../domain/records/record-kind.js';
-import { recordPage, type RecordPage } from '../../domain/records/record-page.js';
-import type { Condition, JoinRequest, ListQuery, ReadQuery, SortKey } from '../../domain/records/record-query.js';
+import type { RecordScope } from '../../domain/record/record-access.js';
+import { keyFieldsOf, type RecordJson, type RecordKey, type RecordKind } from '../../domain/record/record-kind.js';
+import { recordPage, type RecordPage } from '../../domain/record/record-page.js';
+import type { Condition, JoinRequest, ListQuery, ReadQuery, SortKey } from '../../domain/record/record-query.js';
 import type { Executor } from '../db/database.js';
 import { compileCondition } from './compile-condition.js';
 import { columnOf, columnRef, relationAlias, rootAlias } from './record-columns.js';

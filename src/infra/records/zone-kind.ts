@@ -1,5 +1,5 @@
-import { zoneCreated, zoneDeleted, zoneUpdated } from '../../domain/records/device-record-events.js';
-import type { RecordKind } from '../../domain/records/record-kind.js';
+import { zoneCreated, zoneDeleted, zoneUpdated } from '../../domain/record/device-record-events.js';
+import type { RecordKind } from '../../domain/record/record-kind.js';
 
 /** Zones form a tree inside one workspace: parentZone is the parent, children the direct children. */
 export const zoneKind: RecordKind = {

@@ -9,7 +9,7 @@ import { createPostgresEventStore } from '../../infra/event-store/postgres-event
 import { createPostgresLogReader } from '../../infra/event-store/postgres-log-reader.js';
 import type { Logger } from '../../infra/logger.js';
 import { eventStoreDbFollowingProjectors, followingProjectors, projectors } from '../../projections/projectors.js';
-import { recordsProjector } from '../../projections/records/records-projector.js';
+import { recordsProjector } from '../../projections/record/records-projector.js';
 import { startAsyncProjections } from './start-async-projections.js';
 
 export type OpenedEventStore = {

@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
 import { applicationStatuses } from '../../../src/domain/catalog/application-status.js';
-import type { RecordKind } from '../../../src/domain/records/record-kind.js';
+import type { RecordKind } from '../../../src/domain/record/record-kind.js';
 import { applicationKind } from '../../../src/infra/records/catalog/application-kind.js';
 import { projectKind } from '../../../src/infra/records/catalog/project-kind.js';
 import { publisherKind } from '../../../src/infra/records/catalog/publisher-kind.js';

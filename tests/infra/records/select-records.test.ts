@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { sql, type Kysely } from 'kysely';
 import qs from 'qs';
-import { parseListQuery } from '../../../src/domain/records/parse-record-query.js';
+import { parseListQuery } from '../../../src/domain/record/parse-record-query.js';
 import { compileCondition } from '../../../src/infra/records/compile-condition.js';
 import { deviceKind } from '../../../src/infra/records/device-kind.js';
 import { insertRecordRow } from '../../../src/infra/records/record-rows.js';

@@ -1,5 +1,5 @@
 import { applicationStatusChanged, catalogRecordEvents } from '../../../domain/catalog/catalog-record-events.js';
-import type { RecordKind } from '../../../domain/records/record-kind.js';
+import type { RecordKind } from '../../../domain/record/record-kind.js';
 import { projectKind } from './project-kind.js';
 import { publisherKind } from './publisher-kind.js';
 

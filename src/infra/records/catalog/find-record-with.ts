@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { RecordJson, RecordKind } from '../../../domain/records/record-kind.js';
+import type { RecordJson, RecordKind } from '../../../domain/record/record-kind.js';
 import type { Executor } from '../../db/database.js';
 import { columnOf } from '../record-columns.js';
 

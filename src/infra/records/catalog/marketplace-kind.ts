@@ -1,5 +1,5 @@
 import { releasedCondition } from '../../../domain/catalog/application-status.js';
-import type { RecordKind } from '../../../domain/records/record-kind.js';
+import type { RecordKind } from '../../../domain/record/record-kind.js';
 import { applicationKind } from './application-kind.js';
 
 /**

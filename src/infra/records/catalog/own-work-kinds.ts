@@ -1,4 +1,4 @@
-import type { RecordKind } from '../../../domain/records/record-kind.js';
+import type { RecordKind } from '../../../domain/record/record-kind.js';
 import { applicationKind } from './application-kind.js';
 import { projectKind } from './project-kind.js';
 

@@ -1,5 +1,5 @@
 import { catalogRecordEvents } from '../../../domain/catalog/catalog-record-events.js';
-import type { RecordKind } from '../../../domain/records/record-kind.js';
+import type { RecordKind } from '../../../domain/record/record-kind.js';
 import { publisherKind } from './publisher-kind.js';
 
 /** Announced before the first upload; publishing matches an upload to it by appName and appVersion. */

@@ -1,5 +1,5 @@
 import { catalogRecordEvents } from '../../../domain/catalog/catalog-record-events.js';
-import type { RecordKind } from '../../../domain/records/record-kind.js';
+import type { RecordKind } from '../../../domain/record/record-kind.js';
 
 /** A publisher of applications; the OAuth identity it signs in with never leaves the table. */
 export const publisherKind: RecordKind = {

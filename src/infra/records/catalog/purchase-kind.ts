@@ -1,5 +1,5 @@
 import { catalogRecordEvents } from '../../../domain/catalog/catalog-record-events.js';
-import type { RecordKind } from '../../../domain/records/record-kind.js';
+import type { RecordKind } from '../../../domain/record/record-kind.js';
 import { applicationKind } from './application-kind.js';
 
 /** An application bought for a workspace; the only catalog kind scoped to workspaces. */
