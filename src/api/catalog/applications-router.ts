@@ -5,8 +5,8 @@ import type { ApplicationStatus } from '../../domain/catalog/application-status.
 import { forbidden } from '../../domain/domain-error.js';
 import { parseListQuery } from '../../domain/record/parse-record-query.js';
 import { readScopeOf, scopeOf } from '../../domain/record/record-access.js';
-import { marketplaceKind } from '../../infra/records/catalog/marketplace-kind.js';
-import { selectRecordPage } from '../../infra/records/select-records.js';
+import { marketplaceKind } from '../../projections/record/catalog/marketplace-kind.js';
+import { selectRecordPage } from '../../projections/record/select-records.js';
 import { principalOf } from '../authenticate.js';
 import { recordQueryOf } from '../record/record-query-string.js';
 import { recordIdOf, requestedWorkspaceOf } from '../record/record-request.js';

@@ -8,7 +8,7 @@ import type { RecordKindConfig } from '../../commands/record/record-kind-config.
 import { forbidden, invalidRequest } from '../../domain/domain-error.js';
 import { parseListQuery, parseReadQuery } from '../../domain/record/parse-record-query.js';
 import { readScopeOf, scopeOf } from '../../domain/record/record-access.js';
-import { selectRecordPage } from '../../infra/records/select-records.js';
+import { selectRecordPage } from '../../projections/record/select-records.js';
 import { principalOf } from '../authenticate.js';
 import { recordQueryOf } from './record-query-string.js';
 import { recordIdOf, requestedWorkspaceOf } from './record-request.js';

@@ -3,8 +3,8 @@ import { DomainError, forbidden, invalidRequest, recordConflict } from '../../do
 import { checkWorkspaceOfNewRecord } from '../../domain/record/record-access.js';
 import { recordKeyOf, type RecordJson, type RecordKey } from '../../domain/record/record-kind.js';
 import { validateRecordInput } from '../../domain/record/validate-record-input.js';
-import { nextRecordId } from '../../infra/records/record-rows.js';
-import { selectExistingKeys } from '../../infra/records/select-records.js';
+import { nextRecordId } from '../../projections/record/record-rows.js';
+import { selectExistingKeys } from '../../projections/record/select-records.js';
 import type { CommandContext } from '../command-context.js';
 import type { RecordKindConfig } from './record-kind-config.js';
 import { writeRecord } from './write-record.js';

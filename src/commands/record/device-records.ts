@@ -1,7 +1,7 @@
 import { deviceRecordAccess } from '../../domain/record/record-access.js';
 import type { ResourceType } from '../../domain/resource/resource.js';
-import { deviceKind } from '../../infra/records/device-kind.js';
-import { zoneKind } from '../../infra/records/zone-kind.js';
+import { deviceKind } from '../../projections/record/device-kind.js';
+import { zoneKind } from '../../projections/record/zone-kind.js';
 import { renameRegistration } from '../resource/rename-resource.js';
 import type { RecordKindConfig, RecordRules } from './record-kind-config.js';
 import { zoneRules } from './zone-rules.js';

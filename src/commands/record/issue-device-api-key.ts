@@ -3,7 +3,7 @@ import type { Principal } from '../../domain/access/principal.js';
 import { forbidden, notFound } from '../../domain/domain-error.js';
 import type { RecordScope } from '../../domain/record/record-access.js';
 import { recordKeyOf } from '../../domain/record/record-kind.js';
-import { apiKeyHashOf, storeDeviceApiKeyHash } from '../../infra/records/device-api-keys.js';
+import { apiKeyHashOf, storeDeviceApiKeyHash } from '../../projections/record/device-api-keys.js';
 import type { CommandContext } from '../command-context.js';
 import { devices } from './device-records.js';
 import { locateRecord } from './locate-record.js';

@@ -3,7 +3,7 @@ import type { RecordScope } from '../../domain/record/record-access.js';
 import type { RecordJson, RecordKind } from '../../domain/record/record-kind.js';
 import type { ReadQuery } from '../../domain/record/record-query.js';
 import type { Executor } from '../../infra/db/database.js';
-import { selectRecordsById } from '../../infra/records/select-records.js';
+import { selectRecordsById } from '../../projections/record/select-records.js';
 
 const wholeRecord: ReadQuery = { fields: null, joins: [] };
 

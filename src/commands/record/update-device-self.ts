@@ -2,7 +2,7 @@ import { forbidden, invalidRequest } from '../../domain/domain-error.js';
 import type { RecordJson } from '../../domain/record/record-kind.js';
 import { validateRecordInput } from '../../domain/record/validate-record-input.js';
 import { AuthenticationError } from '../../infra/auth/principal-from-claims.js';
-import { apiKeyHashOf, findDeviceByApiKeyHash } from '../../infra/records/device-api-keys.js';
+import { apiKeyHashOf, findDeviceByApiKeyHash } from '../../projections/record/device-api-keys.js';
 import type { CommandContext } from '../command-context.js';
 import { writeChange } from './change-record.js';
 import { devices } from './device-records.js';

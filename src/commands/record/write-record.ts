@@ -4,7 +4,7 @@ import type { RecordChangeType, RecordEventData } from '../../domain/record/reco
 import { streamIdOf, type RecordJson, type RecordKey } from '../../domain/record/record-kind.js';
 import { stampRecord } from '../../domain/record/stamp-record.js';
 import type { DB } from '../../infra/db/schema.js';
-import { selectRecordByKey } from '../../infra/records/select-records.js';
+import { selectRecordByKey } from '../../projections/record/select-records.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand, type AppendFailure } from '../handle-command.js';
 import type { RecordKindConfig } from './record-kind-config.js';

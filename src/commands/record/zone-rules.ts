@@ -1,9 +1,9 @@
 import { recordConflict } from '../../domain/domain-error.js';
 import type { ZoneRecord } from '../../domain/record/device-record.js';
 import { checkZoneParent, orderParentsFirst } from '../../domain/record/zone-hierarchy.js';
-import { selectExistingKeys } from '../../infra/records/select-records.js';
-import { zoneKind } from '../../infra/records/zone-kind.js';
-import { hasChildZones, lockZoneTree, zoneAndAncestors } from '../../infra/records/zone-tree-queries.js';
+import { selectExistingKeys } from '../../projections/record/select-records.js';
+import { zoneKind } from '../../projections/record/zone-kind.js';
+import { hasChildZones, lockZoneTree, zoneAndAncestors } from '../../projections/record/zone-tree-queries.js';
 import type { RecordRules } from './record-kind-config.js';
 
 const asZone = (record: unknown) => record as ZoneRecord;

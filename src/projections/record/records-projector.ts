@@ -1,7 +1,7 @@
 import type { RecordChangeType, RecordEventData } from '../../domain/record/record-event.js';
 import type { RecordKind } from '../../domain/record/record-kind.js';
 import type { DB } from '../../infra/db/schema.js';
-import { deleteRecordRow, insertRecordRow, keyColumnsOf, updateRecordRow } from '../../infra/records/record-rows.js';
+import { deleteRecordRow, insertRecordRow, keyColumnsOf, updateRecordRow } from './record-rows.js';
 import type { Projector } from '../projector.js';
 import { recordKinds } from './record-kinds.js';
 

@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
-import { deviceKind } from '../../../src/infra/records/device-kind.js';
-import { zoneKind } from '../../../src/infra/records/zone-kind.js';
+import { deviceKind } from '../../../src/projections/record/device-kind.js';
+import { zoneKind } from '../../../src/projections/record/zone-kind.js';
 import { loadOpenApi, openApiText, openObjects, operations, type Json } from '../../support/openapi-document.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parseFilterCondition } from '../../../src/domain/record/parse-filter-condition.js';
 import { invalidOperatorMessage } from '../../../src/domain/record/query-operators.js';
-import { deviceKind } from '../../../src/infra/records/device-kind.js';
+import { deviceKind } from '../../../src/projections/record/device-kind.js';
 import { gadgetKind, refusal } from './record-kinds.js';
 
 const filter = (text: string) => parseFilterCondition(gadgetKind, text, 'filter');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import qs from 'qs';
 import { parseListQuery, parseReadQuery } from '../../../src/domain/record/parse-record-query.js';
-import { zoneKind } from '../../../src/infra/records/zone-kind.js';
+import { zoneKind } from '../../../src/projections/record/zone-kind.js';
 import { gadgetKind, refusal } from './record-kinds.js';
 
 /** A query string as the record area parses it. */

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { DomainError } from '../../../src/domain/domain-error.js';
 import { validateRecordInput } from '../../../src/domain/record/validate-record-input.js';
-import { deviceKind } from '../../../src/infra/records/device-kind.js';
-import { zoneKind } from '../../../src/infra/records/zone-kind.js';
+import { deviceKind } from '../../../src/projections/record/device-kind.js';
+import { zoneKind } from '../../../src/projections/record/zone-kind.js';
 import { gadgetKind, refusal } from './record-kinds.js';
 
 const workspace = '3f1c2a9e-5b7d-4c1e-9a4f-2d6b8e0c1a77';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
+import type { Executor } from '../../infra/db/database.js';
 
 /** Serialises changes to one workspace's zone tree, so that two re-parentings cannot close a cycle together. */
 export async function lockZoneTree(trx: Executor, workspace: string): Promise<void> {

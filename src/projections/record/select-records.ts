@@ -4,7 +4,7 @@ import type { RecordScope } from '../../domain/record/record-access.js';
 import { keyFieldsOf, type RecordJson, type RecordKey, type RecordKind } from '../../domain/record/record-kind.js';
 import { recordPage, type RecordPage } from '../../domain/record/record-page.js';
 import type { Condition, JoinRequest, ListQuery, ReadQuery, SortKey } from '../../domain/record/record-query.js';
-import type { Executor } from '../db/database.js';
+import type { Executor } from '../../infra/db/database.js';
 import { compileCondition } from './compile-condition.js';
 import { columnOf, columnRef, relationAlias, rootAlias } from './record-columns.js';
 import { recordJsonOf } from './record-json.js';

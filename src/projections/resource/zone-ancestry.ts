@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
+import type { Executor } from '../../infra/db/database.js';
 
 /** Remembers a remote zone's ancestors (parent first) for the free search's zone filter. */
 export async function saveZoneAncestry(db: Executor, workspace: string, zoneId: string, ancestors: readonly string[]): Promise<void> {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { EventEnvelope } from '../../domain/booking/event-envelope.js';
-import type { Database, Executor } from '../db/database.js';
-import type { WebhookDeliveryRow } from '../db/tables/webhook-deliveries.table.js';
+import type { Database, Executor } from '../../infra/db/database.js';
+import type { WebhookDeliveryRow } from '../../infra/db/tables/webhook-deliveries.table.js';
 
 export type NewWebhookDelivery = { envelope: EventEnvelope; orderingKey: string; resourceId: string; now: Date; traceparent?: string };
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { RecordJson, RecordKind } from '../../../domain/record/record-kind.js';
-import type { Executor } from '../../db/database.js';
+import type { Executor } from '../../../infra/db/database.js';
 import { columnOf } from '../record-columns.js';
 
 /** The id of a record (in any workspace) whose fields hold these values, other than `exceptId`; null when there is none. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { PublishingProject } from '../../domain/publishing/decide-publish.js';
-import type { Executor } from '../db/database.js';
+import type { PublishingProject } from '../../../domain/publishing/decide-publish.js';
+import type { Executor } from '../../../infra/db/database.js';
 
 export type PublisherRow = { id: number; email: string; verified: boolean };
 

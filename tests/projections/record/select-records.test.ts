@@ -3,11 +3,11 @@ import { expect } from 'chai';
 import { sql, type Kysely } from 'kysely';
 import qs from 'qs';
 import { parseListQuery } from '../../../src/domain/record/parse-record-query.js';
-import { compileCondition } from '../../../src/infra/records/compile-condition.js';
-import { deviceKind } from '../../../src/infra/records/device-kind.js';
-import { insertRecordRow } from '../../../src/infra/records/record-rows.js';
-import { selectRecordByKey, selectRecordPage, selectRecordsById } from '../../../src/infra/records/select-records.js';
-import { zoneKind } from '../../../src/infra/records/zone-kind.js';
+import { compileCondition } from '../../../src/projections/record/compile-condition.js';
+import { deviceKind } from '../../../src/projections/record/device-kind.js';
+import { insertRecordRow } from '../../../src/projections/record/record-rows.js';
+import { selectRecordByKey, selectRecordPage, selectRecordsById } from '../../../src/projections/record/select-records.js';
+import { zoneKind } from '../../../src/projections/record/zone-kind.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 
 const w = randomUUID();

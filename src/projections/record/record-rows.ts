@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { RecordJson, RecordKey, RecordKind } from '../../domain/record/record-kind.js';
-import type { Executor } from '../db/database.js';
+import type { Executor } from '../../infra/db/database.js';
 import { columnOf } from './record-columns.js';
 import { columnValuesOf } from './record-json.js';
 

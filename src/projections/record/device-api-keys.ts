@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RecordKey } from '../../domain/record/record-kind.js';
-import type { Executor } from '../db/database.js';
+import type { Executor } from '../../infra/db/database.js';
 
 /** Only this hash of a device's key is stored; the key itself is shown once, when issued. */
 export const apiKeyHashOf = (apiKey: string) => createHash('sha256').update(apiKey, 'utf8').digest('hex');
