@@ -1,4 +1,4 @@
-import type { PublishedBody } from '../booking/published-body.js';
+import type { PublishedBody } from '../published-body.js';
 import { deviceDeleted, zoneDeleted, type DeviceRecordEvent } from './device-record-events.js';
 
 const publishedNames: Record<string, string> = { [deviceDeleted]: 'device.delete', [zoneDeleted]: 'zone.delete' };

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { pageOf, type Page, type PageOf } from '../../domain/page.js';
-import type { EventEnvelope } from '../../domain/booking/event-envelope.js';
+import type { EventEnvelope } from '../../domain/event-envelope.js';
 import type { Database, Executor } from '../../infra/db/database.js';
 import type { WebhookDeliveryRow } from '../../infra/db/tables/webhook-deliveries.table.js';
 

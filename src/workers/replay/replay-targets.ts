@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { EventEnvelope } from '../../domain/booking/event-envelope.js';
+import type { EventEnvelope } from '../../domain/event-envelope.js';
 import { createKafkaProducer } from '../../infra/kafka/create-kafka-producer.js';
 import { createLogger } from '../../infra/logger.js';
 import { postWebhook } from '../../infra/webhook/post-webhook.js';

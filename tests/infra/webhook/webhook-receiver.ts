@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import type { EventEnvelope } from '../../../src/domain/booking/event-envelope.js';
+import type { EventEnvelope } from '../../../src/domain/event-envelope.js';
 import { checkPublishedEvent } from '../../support/published-event-schemas.js';
 
 export type Attempt = { envelope: EventEnvelope; headers: Record<string, string>; status: number };

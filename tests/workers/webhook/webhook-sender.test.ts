@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { createLogger } from '../../../src/infra/logger.js';
 import { queueWebhookDeliveries, releaseLostClaim } from '../../../src/projections/webhook/webhook-delivery-queue.js';
 import { commitListenerName, startCommitListener, type CommitListener } from '../../../src/workers/commit-listener.js';
-import { toEventEnvelope, type EventEnvelope } from '../../../src/domain/booking/event-envelope.js';
+import { toEventEnvelope, type EventEnvelope } from '../../../src/domain/event-envelope.js';
 import type { RunningLoop } from '../../../src/workers/supervised-loop.js';
 import { startWebhookSender } from '../../../src/workers/webhook/start-webhook-sender.js';
 import { workerOptionsFor, type WorkerOptions } from '../../../src/workers/worker-options.js';

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import type { BookingEvent } from '../../../src/domain/booking/booking-events.js';
-import type { RecordedEvent } from '../../../src/infra/event-store/event-store.js';
-import { toEventEnvelope } from '../../../src/domain/booking/event-envelope.js';
-import { decideDeactivate, decideRegister, decideRemove, decideUpdate } from '../../../src/domain/resource/decide-resource.js';
-import { evolveResource } from '../../../src/domain/resource/evolve-resource.js';
+import type { BookingEvent } from '../../src/domain/booking/booking-events.js';
+import type { RecordedEvent } from '../../src/infra/event-store/event-store.js';
+import { toEventEnvelope } from '../../src/domain/event-envelope.js';
+import { decideDeactivate, decideRegister, decideRemove, decideUpdate } from '../../src/domain/resource/decide-resource.js';
+import { evolveResource } from '../../src/domain/resource/evolve-resource.js';
 import { Temporal } from 'temporal-polyfill';
-import { deviceRecord, zoneRecord } from '../../support/record-samples.js';
-import { assertPublishedEvent } from '../../support/published-event-schemas.js';
-import { sampleBooking } from '../../workers/booking-event-fixture.js';
+import { deviceRecord, zoneRecord } from '../support/record-samples.js';
+import { assertPublishedEvent } from '../support/published-event-schemas.js';
+import { sampleBooking } from '../workers/booking-event-fixture.js';
 
 const at = '2030-01-01T09:15:00Z';
 

@@ -1,7 +1,7 @@
-import { blackoutEventBody } from '../blackout/blackout-event-envelope.js';
-import { recordEventBody } from '../record/record-event-envelope.js';
-import { resourceEventBody } from '../resource/resource-event-envelope.js';
-import { isBookingEvent, publishedEventName, type BookingEvent } from './booking-events.js';
+import { blackoutEventBody } from './blackout/blackout-event-envelope.js';
+import { recordEventBody } from './record/record-event-envelope.js';
+import { resourceEventBody } from './resource/resource-event-envelope.js';
+import { isBookingEvent, publishedEventName, type BookingEvent } from './booking/booking-events.js';
 import type { PublishedBody } from './published-body.js';
 
 /** What the envelope is made of: a stored event's id, global position, type and data. */
