@@ -13,7 +13,7 @@ import type { Logger } from './infra/logger.js';
 import { countAppendedEvents } from './infra/metrics/count-appended-events.js';
 import { createMonitoring } from './infra/metrics/monitoring.js';
 import { createPublishing } from './infra/publishing/create-publishing.js';
-import { openEventStore } from './workers/projections/open-event-store.js';
+import { openEventStore } from './open-event-store.js';
 
 export type RunningServices = Services & { close(): Promise<void> };
 

@@ -9,7 +9,7 @@ import { utilizationProjector } from './utilization/utilization-projector.js';
 
 /**
  * Every read model kept inline with the event log, in the order they are applied; the store is
- * created with them (workers/projections/open-event-store.ts) and a rebuild replays the log through them.
+ * created with them (src/open-event-store.ts) and a rebuild replays the log through them.
  */
 export const projectors: readonly Projector[] = [resourcesProjector, bookingsProjector, timersProjector, recordsProjector, utilizationProjector, quotasProjector, blackoutsProjector];
 

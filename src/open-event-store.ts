@@ -1,16 +1,16 @@
 import type { Transaction } from 'kysely';
-import type { Config } from '../../infra/config.js';
-import type { Database } from '../../infra/db/database.js';
-import type { DB } from '../../infra/db/schema.js';
-import { appendingInPostgresTransactions } from '../../infra/event-store/appending-in-postgres-transactions.js';
-import type { EventStore } from '../../infra/event-store/event-store.js';
-import type { LogReader } from '../../infra/event-store/log-reader.js';
-import { createPostgresEventStore } from '../../infra/event-store/postgres-event-store.js';
-import { createPostgresLogReader } from '../../infra/event-store/postgres-log-reader.js';
-import type { Logger } from '../../infra/logger.js';
-import { eventStoreDbFollowingProjectors, followingProjectors, projectors } from '../../projections/projectors.js';
-import { recordsProjector } from '../../projections/record/records-projector.js';
-import { startAsyncProjections } from './start-async-projections.js';
+import type { Config } from './infra/config.js';
+import type { Database } from './infra/db/database.js';
+import type { DB } from './infra/db/schema.js';
+import { appendingInPostgresTransactions } from './infra/event-store/appending-in-postgres-transactions.js';
+import type { EventStore } from './infra/event-store/event-store.js';
+import type { LogReader } from './infra/event-store/log-reader.js';
+import { createPostgresEventStore } from './infra/event-store/postgres-event-store.js';
+import { createPostgresLogReader } from './infra/event-store/postgres-log-reader.js';
+import type { Logger } from './infra/logger.js';
+import { eventStoreDbFollowingProjectors, followingProjectors, projectors } from './projections/projectors.js';
+import { recordsProjector } from './projections/record/records-projector.js';
+import { startAsyncProjections } from './workers/projections/start-async-projections.js';
 
 export type OpenedEventStore = {
   /** The store commands append through; when the read models follow the log, it waits for them (`projectsAfterCommit`). */
@@ -51,8 +51,8 @@ async function connectEventStore(config: Config, db: Database) {
     // Loaded only here: the gRPC client costs start-up time the PostgreSQL store does not need.
     const [{ EventStoreDBClient }, { createEventStoreDbEventStore }, { createEventStoreDbLogReader }] = await Promise.all([
       import('@eventstore/db-client'),
-      import('../../infra/event-store/eventstoredb-event-store.js'),
-      import('../../infra/event-store/eventstoredb-log-reader.js'),
+      import('./infra/event-store/eventstoredb-event-store.js'),
+      import('./infra/event-store/eventstoredb-log-reader.js'),
     ]);
     const client = EventStoreDBClient.connectionString(config.eventStoreConnectionString!);
     // Record writes check their rules and write their rows in a PostgreSQL transaction of their own
