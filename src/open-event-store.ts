@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Config } from './infra/config.js';
-import type { Database } from './infra/db/database.js';
+import type { Database, Executor } from './infra/db/database.js';
 import type { DB } from './infra/db/schema.js';
 import { appendingInPostgresTransactions } from './infra/event-store/appending-in-postgres-transactions.js';
 import type { EventStore } from './infra/event-store/event-store.js';
@@ -17,6 +17,8 @@ export type OpenedEventStore = {
   eventStore: EventStore<Transaction<DB>>;
   /** The reader of the same log. */
   logReader: LogReader;
+  /** The reader of the same log on another PostgreSQL database holding it (a replica). */
+  logReaderOn(db: Executor): LogReader;
   /** Set where this process runs the projections runner: whether it holds the runner's lock now. */
   projectionsActive?: () => boolean;
   /** Stops the projections runner, then closes the connection to the store. */
@@ -33,11 +35,14 @@ export type OpenedEventStore = {
  */
 export async function openEventStore(config: Config, db: Database, logger: Logger): Promise<OpenedEventStore> {
   const { store, logReader, following, closeStore } = await connectEventStore(config, db);
-  if (following.length === 0) return { eventStore: store, logReader, close: closeStore };
+  // EventStoreDB keeps the log itself: a replica of PostgreSQL holds none of it.
+  const logReaderOn = config.eventStore === 'postgres' ? createPostgresLogReader : () => logReader;
+  if (following.length === 0) return { eventStore: store, logReader, logReaderOn, close: closeStore };
   const asyncProjections = startAsyncProjections({ config, db, logger }, store, following);
   return {
     eventStore: asyncProjections.eventStore,
     logReader,
+    logReaderOn,
     projectionsActive: asyncProjections.isActive,
     async close() {
       await asyncProjections.stop();

@@ -12,6 +12,7 @@ import { recordQueryOf } from '../record/record-query-string.js';
 import { recordIdOf, requestedWorkspaceOf } from '../record/record-request.js';
 import { recordRouter } from '../record/record-router.js';
 import type { Services } from '../../services.js';
+import { readSideOf } from '../route-reads.js';
 
 type StatusBody = { status: ApplicationStatus };
 
@@ -24,7 +25,7 @@ export function applicationsRouter(services: Services): Router {
     const actor = principalOf(res);
     if (!applications.access.read(actor)) throw forbidden(`LV${actor.level} may not read ${kind.label} records`);
     const scope = readScopeOf(marketplaceKind, scopeOf(actor, requestedWorkspaceOf(req)));
-    res.json(await selectRecordPage(services.db, marketplaceKind, scope, parseListQuery(marketplaceKind, recordQueryOf(req))));
+    res.json(await selectRecordPage(readSideOf(res).db, marketplaceKind, scope, parseListQuery(marketplaceKind, recordQueryOf(req))));
   });
 
   router.patch('/:id/status', async (req, res) => {

@@ -7,6 +7,7 @@ import { selectRecordPage } from '../../projections/record/select-records.js';
 import { recordQueryOf } from '../record/record-query-string.js';
 import { recordIdOf } from '../record/record-request.js';
 import type { Services } from '../../services.js';
+import { readSideOf } from '../route-reads.js';
 
 /**
  * GET /catalog/v1/marketplace and /{id}: the released applications, for every level (they belong
@@ -17,12 +18,12 @@ export function marketplaceRouter(services: Services): Router {
   const scope = readScopeOf(marketplaceKind, { workspace: null });
 
   router.get('/', async (req, res) => {
-    res.json(await selectRecordPage(services.db, marketplaceKind, scope, parseListQuery(marketplaceKind, recordQueryOf(req))));
+    res.json(await selectRecordPage(readSideOf(res).db, marketplaceKind, scope, parseListQuery(marketplaceKind, recordQueryOf(req))));
   });
 
   router.get('/:id', async (req, res) => {
     const query = parseReadQuery(marketplaceKind, recordQueryOf(req));
-    res.json(await locateRecord(services.db, marketplaceKind, scope, recordIdOf(marketplaceKind, req), query));
+    res.json(await locateRecord(readSideOf(res).db, marketplaceKind, scope, recordIdOf(marketplaceKind, req), query));
   });
 
   return router;

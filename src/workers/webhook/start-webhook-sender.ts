@@ -5,7 +5,7 @@ import type { WebhookDeliveryRow } from '../../infra/db/tables/webhook-deliverie
 import type { Logger } from '../../infra/logger.js';
 import type { WebhookTarget } from '../../infra/webhook/post-webhook.js';
 import { claimDueDeliveries, markDeliveredAndClaimNext, releaseClaim, releaseLostClaim } from '../../projections/webhook/webhook-delivery-queue.js';
-import { batchCalls } from '../batch-calls.js';
+import { batchCalls } from '../../infra/batch-calls.js';
 import { startSupervisedLoop, type RunningLoop } from '../supervised-loop.js';
 import type { WorkerOptions } from '../worker-options.js';
 import { attemptDelivery, type SenderQueue, type WebhookSendOptions } from './attempt-delivery.js';
