@@ -44,7 +44,7 @@ describe('writes answer a Consistency-Token (contract §19)', function () {
   it('refuses a token it could not have sent with a 400 naming the header', async () => {
     const read = await server.request('GET', '/booking/v1/bookings', { headers: { 'Consistency-Token': 'yesterday' } });
     expect(read.status).to.equal(400);
-    expect(JSON.stringify(read.body)).to.include('Consistency-Token');
+    expect(JSON.stringify(read.body)).to.match(/consistency-token/i);
   });
 });
 
