@@ -16,10 +16,14 @@ export type ReadRouting = {
    * Without: the replica while it lags by at most the configured bound.
    */
   readerFor(token: bigint | undefined): Promise<{ db: Database; target: ReadTarget }>;
+  /** The replica as reads see it now (undefined without one): `up`, `behind` its lag bound, or `down`. */
+  replicaStatus(): ReplicaStatus | undefined;
   /** A token naming every write committed before this call: the primary's WAL position after it. */
   consistencyToken(): Promise<string>;
   close(): Promise<void>;
 };
+
+export type ReplicaStatus = { status: 'up' | 'behind' | 'down'; lagMs?: number };
 
 export type ReadRoutingOptions = { tokenWaitMs?: number; pollMs?: number };
 
@@ -38,6 +42,7 @@ function primaryOnly(primary: Database): ReadRouting {
   });
   return {
     readerFor: async () => ({ db: primary, target: 'primary' }),
+    replicaStatus: () => undefined,
     consistencyToken: () => position(undefined),
     close: async () => undefined,
   };
@@ -113,6 +118,11 @@ export function createReadRouting(primary: Database, config: DatabaseConfig, log
     async readerFor(token) {
       const fresh = token === undefined ? staleness(Date.now()) <= maxLagMs : await replicaHolds(token);
       return fresh ? { db: replica, target: 'replica' } : { db: primary, target: 'primary' };
+    },
+    replicaStatus() {
+      if (!reachable) return { status: 'down' };
+      const lagMs = staleness(Date.now());
+      return Number.isFinite(lagMs) ? { status: lagMs <= maxLagMs ? 'up' : 'behind', lagMs: Math.round(lagMs) } : { status: 'behind' };
     },
     consistencyToken: primaryReads.consistencyToken,
     async close() {
