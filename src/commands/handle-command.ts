@@ -78,6 +78,17 @@ function attemptInTurn<State, Event extends EventOf>(
 }
 
 /**
+ * A command whose target has no stream (an unregistered resource, an unknown booking): its state is
+ * loaded as any other's (the load finds the target absent) and decided on, so the decision refuses
+ * in the contract's order or changes nothing; there is no stream to append to.
+ */
+async function decideWithoutStream<State, Event extends EventOf>(ctx: CommandContext, spec: CommandSpec<State, Event>): Promise<CommandResult<State, Event>> {
+  const state = await loadState(spec, ctx.db);
+  if (spec.decide(state).length > 0) throw new Error('a decision on a target without a stream produced events');
+  return { state, events: [] };
+}
+
+/**
  * The one command-handling loop of every area: 1. read the stream revision, 2. load the state
  * (or both in one statement), 3. decide, 4. append expecting that revision (the store runs its projections in the append's
  * transaction). The revision is read before the state, so anything committed in between makes the
@@ -90,13 +101,15 @@ function attemptInTurn<State, Event extends EventOf>(
  * writers that found the stream contended queue on its row in PostgreSQL, across processes and
  * nodes, and each decides on what the previous one committed, so a valid write converges instead
  * of losing race after race until its retries run out (contract §19). Elsewhere (EventStoreDB,
- * PROJECTIONS=async) the retries stay optimistic, with a random pause.
+ * PROJECTIONS=async) the retries stay optimistic, with a random pause. A null stream is a target
+ * that has none: steps 2 and 3 alone (decideWithoutStream).
  */
 export async function handleCommand<State, Event extends EventOf>(
   ctx: CommandContext,
-  streamId: string,
+  streamId: string | null,
   spec: CommandSpec<State, Event>,
 ): Promise<CommandResult<State, Event>> {
+  if (streamId === null) return decideWithoutStream(ctx, spec);
   const inTurn = ctx.eventStore.projectsAfterCommit ? undefined : ctx.eventStore.inTurn?.bind(ctx.eventStore);
   return withStreamLock(streamId, async () => {
     for (let attempt = 1; ; attempt++) {
