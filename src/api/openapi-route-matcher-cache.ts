@@ -17,8 +17,8 @@ export function cacheOpenApiRouteMatchers(): void {
   const module = fromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp & { memoized?: true } };
   if (module.pathToRegexp.memoized) return;
   const compile = module.pathToRegexp;
-  // One entry per documented route and flags: a few hundred.
-  const compiled = boundedCache<string, ReturnType<PathToRegexp>>('openapi-route-matchers', { maxEntries: 10_000 });
+  // One entry per documented route and flags, a few hundred, each looked up on every request: plain Map lookups.
+  const compiled = boundedCache<string, ReturnType<PathToRegexp>>('openapi-route-matchers', { maxEntries: 10_000, generations: true });
   const memoized = Object.assign(
     (path: string, options?: Record<string, unknown>) => {
       if (typeof path !== 'string' || Object.keys(options ?? {}).some((name) => !knownOptions.has(name))) return compile(path, options);
