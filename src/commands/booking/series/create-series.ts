@@ -24,7 +24,7 @@ export async function createSeries(ctx: CommandContext, actor: Principal, input:
   const { events } = await handleCommand(ctx, registered && resourceStreamId(registered.id), {
     load: async (db) => (registered ? loadCreateSeriesState(db, registered.id, actor, command, now) : unregisteredSeries),
     decide: (state) => decideCreateSeries(command, state, actor, now),
-    inTransactionFor: quotaGuardOfSeries(command, actor, now),
+    inTransactionFor: quotaGuardOfSeries(command, actor),
     onConstraintViolation: quotaOrOverlapMeansRetry,
   });
   const [parent, ...occurrences] = events.map((event) => event.data.booking);
