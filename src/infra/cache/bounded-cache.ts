@@ -34,10 +34,17 @@ type Store<K, V> = {
 
 function storeOf<K extends {}, V extends {}>(bound: CacheBound<K, V>, ttlMs: number | undefined): Store<K, V> {
   if ('maxEntries' in bound && bound.generations) {
+    const noTtl = (ttl: number | undefined) => {
+      if (ttl !== undefined) throw new Error('a cache in two generations keeps no ttl');
+    };
+    noTtl(ttlMs);
     const map = twoGenerationMap<K, V>(Math.max(1, Math.floor(bound.maxEntries / 2)));
     return {
       get: map.get,
-      set: (key, value) => map.set(key, value),
+      set: (key, value, ttl) => {
+        noTtl(ttl);
+        map.set(key, value);
+      },
       delete: map.delete,
       bytes: 0,
       get size() {
