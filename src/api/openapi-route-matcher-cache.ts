@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { boundedCache } from '../infra/cache/bounded-cache.js';
 
 type PathToRegexp = (path: string, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };
 
@@ -16,17 +17,13 @@ export function cacheOpenApiRouteMatchers(): void {
   const module = fromValidator('path-to-regexp') as { pathToRegexp: PathToRegexp & { memoized?: true } };
   if (module.pathToRegexp.memoized) return;
   const compile = module.pathToRegexp;
-  const compiled = new Map<string, ReturnType<PathToRegexp>>();
+  // One entry per documented route and flags, a few hundred, each looked up on every request: plain Map lookups.
+  const compiled = boundedCache<string, ReturnType<PathToRegexp>>('openapi-route-matchers', { maxEntries: 10_000, generations: true });
   const memoized = Object.assign(
     (path: string, options?: Record<string, unknown>) => {
       if (typeof path !== 'string' || Object.keys(options ?? {}).some((name) => !knownOptions.has(name))) return compile(path, options);
       const key = `${path}\u0000${options?.sensitive === true}|${options?.strict === true}`;
-      let matcher = compiled.get(key);
-      if (!matcher) {
-        matcher = compile(path, options);
-        compiled.set(key, matcher);
-      }
-      return matcher;
+      return compiled.remember(key, () => compile(path, options));
     },
     { memoized: true as const },
   );

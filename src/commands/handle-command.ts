@@ -32,10 +32,11 @@ export type CommandSpec<State, Event extends EventOf> = Load<State> & {
   /** Checks and writes beside the events, in the append's transaction (see InTransaction). */
   inTransaction?: InTransaction<Transaction<DB>>;
   /**
-   * Work in the append's transaction that only some states need (a quota's lock): undefined keeps
-   * the append as cheap as one without work. Used instead of `inTransaction` when given.
+   * Work in the append's transaction that only some states need (a quota's lock), given the events
+   * decided: undefined keeps the append as cheap as one without work. Used instead of
+   * `inTransaction` when given.
    */
-  inTransactionFor?: (state: State) => InTransaction<Transaction<DB>> | undefined;
+  inTransactionFor?: (state: State, events: readonly Event[]) => InTransaction<Transaction<DB>> | undefined;
 };
 
 export type CommandResult<State, Event extends EventOf> = { state: State; events: RecordedEvent<Event>[] };
@@ -45,9 +46,9 @@ async function loadState<State>(spec: Load<State>, db: Executor): Promise<State>
   return 'load' in spec ? spec.load(db) : (await spec.loadWithRevision(db)).state;
 }
 
-/** The work in the append's transaction that this state needs. */
-const inTransactionOf = <State, Event extends EventOf>(spec: CommandSpec<State, Event>, state: State) =>
-  spec.inTransactionFor ? spec.inTransactionFor(state) : spec.inTransaction;
+/** The work in the append's transaction that this state and these events need. */
+const inTransactionOf = <State, Event extends EventOf>(spec: CommandSpec<State, Event>, state: State, events: readonly Event[]) =>
+  spec.inTransactionFor ? spec.inTransactionFor(state, events) : spec.inTransaction;
 
 /** One optimistic attempt: the revision and state read on the pool, the append expecting that revision. */
 async function attemptOptimistically<State, Event extends EventOf>(ctx: CommandContext, streamId: string, spec: CommandSpec<State, Event>): Promise<CommandResult<State, Event>> {
@@ -57,7 +58,7 @@ async function attemptOptimistically<State, Event extends EventOf>(ctx: CommandC
       : { revision: await ctx.eventStore.readStreamRevision(streamId), state: await loadState(spec, ctx.db) };
   const events = spec.decide(state);
   if (events.length === 0) return { state, events: [] };
-  const result = await ctx.eventStore.appendToStream(streamId, events, revision ?? 'no_stream', { inTransaction: inTransactionOf(spec, state) });
+  const result = await ctx.eventStore.appendToStream(streamId, events, revision ?? 'no_stream', { inTransaction: inTransactionOf(spec, state, events) });
   // The store hands back what it was given, recorded.
   return { state, events: result.events as RecordedEvent<Event>[] };
 }
@@ -72,9 +73,20 @@ function attemptInTurn<State, Event extends EventOf>(
     const state = await loadState(spec, turn.trx);
     const events = spec.decide(state);
     if (events.length === 0) return { state, events: [] };
-    const result = await turn.append(events, { inTransaction: inTransactionOf(spec, state) });
+    const result = await turn.append(events, { inTransaction: inTransactionOf(spec, state, events) });
     return { state, events: result.events as RecordedEvent<Event>[] };
   });
+}
+
+/**
+ * A command whose target has no stream (an unregistered resource, an unknown booking): its state is
+ * loaded as any other's (the load finds the target absent) and decided on, so the decision refuses
+ * in the contract's order or changes nothing; there is no stream to append to.
+ */
+async function decideWithoutStream<State, Event extends EventOf>(ctx: CommandContext, spec: CommandSpec<State, Event>): Promise<CommandResult<State, Event>> {
+  const state = await loadState(spec, ctx.db);
+  if (spec.decide(state).length > 0) throw new Error('a decision on a target without a stream produced events');
+  return { state, events: [] };
 }
 
 /**
@@ -90,13 +102,15 @@ function attemptInTurn<State, Event extends EventOf>(
  * writers that found the stream contended queue on its row in PostgreSQL, across processes and
  * nodes, and each decides on what the previous one committed, so a valid write converges instead
  * of losing race after race until its retries run out (contract §19). Elsewhere (EventStoreDB,
- * PROJECTIONS=async) the retries stay optimistic, with a random pause.
+ * PROJECTIONS=async) the retries stay optimistic, with a random pause. A null stream is a target
+ * that has none: steps 2 and 3 alone (decideWithoutStream).
  */
 export async function handleCommand<State, Event extends EventOf>(
   ctx: CommandContext,
-  streamId: string,
+  streamId: string | null,
   spec: CommandSpec<State, Event>,
 ): Promise<CommandResult<State, Event>> {
+  if (streamId === null) return decideWithoutStream(ctx, spec);
   const inTurn = ctx.eventStore.projectsAfterCommit ? undefined : ctx.eventStore.inTurn?.bind(ctx.eventStore);
   return withStreamLock(streamId, async () => {
     for (let attempt = 1; ; attempt++) {

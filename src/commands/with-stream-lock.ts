@@ -1,3 +1,4 @@
+// The last command queued per stream: a queue, not a cache; an entry leaves when its stream's queue empties.
 const tails = new Map<string, Promise<unknown>>();
 
 /**

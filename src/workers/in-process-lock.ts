@@ -1,5 +1,6 @@
 import type { ExclusiveLock } from './exclusive-lock.js';
 
+// The names held per scope: lock state, not a cache; the scope (the embedded database) bounds its life.
 const holders = new WeakMap<object, Set<string>>();
 
 /** Mutual exclusion among the workers of this process that share `scope` (the embedded database). */

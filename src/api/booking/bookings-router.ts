@@ -9,7 +9,7 @@ import { findBookingOrArchived, listBookings, type BookingFilter } from '../../p
 import { pageOf } from '../../domain/page.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
-import { bookingJson } from './booking-json.js';
+import { bookingJson } from '../../projections/booking/booking-json.js';
 import { readSideOf } from '../route-reads.js';
 
 type ListQuery = {

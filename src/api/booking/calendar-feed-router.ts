@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { LRUCache } from 'lru-cache';
 import { Temporal } from 'temporal-polyfill';
 import { canSeeWorkspace, isAdmin, type Principal } from '../../domain/access/principal.js';
 import { calendarEntryOf } from '../../domain/calendar/calendar-entry.js';
@@ -9,12 +8,14 @@ import { notFound } from '../../domain/domain-error.js';
 import type { RateLimitedClient } from '../../domain/request/rate-limit.js';
 import { AuthenticationError } from '../../infra/auth/principal-from-claims.js';
 import { feedTokenHash } from '../../infra/auth/feed-token.js';
+import { boundedCache } from '../../infra/cache/bounded-cache.js';
 import type { Executor } from '../../infra/db/database.js';
 import { findFeedBookings, findFeedVersion, type FeedSelection } from '../../projections/calendar/calendar-feed-bookings.js';
 import { findCalendarResource } from '../../projections/calendar/calendar-resource.js';
 import { findLiveCalendarFeed } from '../../projections/calendar/calendar-feeds.js';
 import type { Services } from '../../services.js';
 import { bearerTokenOf } from '../authenticate.js';
+import { matchesTag } from '../entity-tag.js';
 import { limitRate } from '../rate-limit.js';
 import { calendarText } from './calendar-ics.js';
 
@@ -66,12 +67,8 @@ type CalendarName = { name: string; version: string };
 const entityTag = (key: string, version: { count: number; digest: string }) =>
   `"${createHash('sha1').update(`${key}|${version.count}|${version.digest}`).digest('base64url')}"`;
 
-/** If-None-Match holds `tag` or `*` (weak comparison, RFC 9110 13.1.2). */
-const matchesTag = (header: string | undefined, tag: string) =>
-  header !== undefined && header.split(',').some((listed) => ['*', tag].includes(listed.trim().replace(/^W\//, '')));
-
 /** Rendered feeds by ETag: a feed read again unchanged (a second reader, a client without If-None-Match) is not rendered again. */
-const rendered = new LRUCache<string, Buffer>({ maxSize: 32 * 2 ** 20, sizeCalculation: (body) => body.length + 64 });
+const rendered = boundedCache<string, Buffer>('calendar-feeds', { maxBytes: 32 * 2 ** 20, bytesOf: (body) => body.length + 64 });
 
 /**
  * Versions of resource feeds already computed, by everything they are a function of: the answer's
@@ -81,7 +78,7 @@ const rendered = new LRUCache<string, Buffer>({ maxSize: 32 * 2 ** 20, sizeCalcu
  * computes its own, which is the same. (With PROJECTIONS=async the read model may trail the
  * revision for a moment; such a version stands until the minute turns.)
  */
-const resourceFeedVersions = new LRUCache<string, { count: number; digest: string }>({ max: 10_000 });
+const resourceFeedVersions = boundedCache<string, { count: number; digest: string }>('calendar-feed-versions', { maxEntries: 10_000 });
 
 async function answerFeed(req: Request, res: Response, db: Executor, reader: Principal, selection: FeedSelection, calendar: CalendarName, streamRevision?: number): Promise<void> {
   const key = answerKey(reader, selection, calendar);

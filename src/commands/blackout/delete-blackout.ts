@@ -8,11 +8,8 @@ import { handleCommand } from '../handle-command.js';
 /** Appends BlackoutDeleted to the workspace's blackout stream; a blackout already deleted is unknown (404). */
 export async function deleteBlackout(ctx: CommandContext, actor: Principal, id: string): Promise<void> {
   const found = await findBlackout(ctx.db, id);
-  if (!found) {
-    decideDeleteBlackout({ blackout: null, resources: [] }, actor, ctx.now());
-    return;
-  }
-  await handleCommand(ctx, blackoutStreamId(found.workspace), {
+  // An unknown blackout has no stream: the decision refuses it (404).
+  await handleCommand(ctx, found && blackoutStreamId(found.workspace), {
     load: async (db) => {
       const blackout = await findBlackout(db, id);
       return { blackout, resources: await findResourcesByIds(db, blackout?.resourceIds ?? []) };

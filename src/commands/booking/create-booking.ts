@@ -31,27 +31,27 @@ export type CreateBookingInput = {
 const unregistered: CreateBookingState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [] };
 
 /**
- * Books on the registration's stream. Without a registration the decider refuses in its own order
- * (400 times, 403 level, 404 resource). Null only when a remembered registration's resource is gone.
+ * Books on the registration's stream. Without a registration there is no stream: the decision
+ * refuses on a state without resource, in its own order (400 times, 403 level, 404 resource).
+ * Null only when a remembered registration's resource is gone.
  */
 async function book(ctx: CommandContext, actor: Principal, command: CreateBooking, found: FoundRegistration | null, workspace: string): Promise<Booking | null> {
-  if (!found) return decideCreateBooking(command, unregistered, actor, ctx.now()).data.booking;
-  const streamId = resourceStreamId(found.id);
+  const booker = namedBookerId(command, actor);
   // Quotas count for the booker, who may be another user than the actor (booking on behalf).
-  const quotaGuard = quotaGuardOfBooking(workspace, namedBookerId(command, actor), command.startTime);
-  const { events } = await handleCommand(ctx, streamId, {
+  const quotaGuard = quotaGuardOfBooking(workspace, booker, command.startTime);
+  const { events } = await handleCommand(ctx, found && resourceStreamId(found.id), {
     // Only what the decision needs (the resource, the active bookings in the way, the booker's
     // count), read with the stream's revision in one round trip.
     loadWithRevision: async (db) => {
-      const booker = namedBookerId(command, actor);
-      const { streamRevision, workspaceQuotas, ...state } = await findBookingCreateState(db, streamId, found.id, booker, command.startTime, command.endTime);
+      if (!found) return { revision: null, state: unregistered };
+      const { streamRevision, workspaceQuotas, ...state } = await findBookingCreateState(db, resourceStreamId(found.id), found.id, booker, command.startTime, command.endTime);
       // The booker's usage is read only when a quota applies to this resource.
       const { resource } = state;
       const applying = resource ? workspaceQuotas.filter((quota) => quotaMatches(quota, resource)) : [];
       const quotas = applying.length === 0 ? [] : await usagesOfQuotas(db, applying, workspace, booker, command.startTime);
       return { revision: streamRevision, state: { ...state, quotas } };
     },
-    decide: (state) => (found.remembered && !state.resource ? [] : [decideCreateBooking(command, state, actor, ctx.now())]),
+    decide: (state) => (found?.remembered && !state.resource ? [] : [decideCreateBooking(command, state, actor, ctx.now())]),
     inTransactionFor: (state) => quotaGuard(state.resource, state.quotas),
     onConstraintViolation: quotaOrOverlapMeansRetry,
   });

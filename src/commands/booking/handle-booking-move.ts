@@ -29,12 +29,9 @@ export async function handleBookingMove<State extends BookingMoveState>(
   options: MoveOptions<State> = {},
 ): Promise<Booking | null> {
   const found = await findBooking(ctx.db, bookingId);
-  if (!found) {
-    decide(await loadMore(ctx.db, { booking: null, resource: null }));
-    return null;
-  }
-  const { state, events } = await handleCommand(ctx, resourceStreamId(found.bookableResourceId), {
+  const { state, events } = await handleCommand(ctx, found && resourceStreamId(found.bookableResourceId), {
     load: async (db) => {
+      if (!found) return loadMore(db, { booking: null, resource: null });
       const [booking, resource] = await Promise.all([findBooking(db, bookingId), findBookedResource(db, found.bookableResourceId)]);
       return loadMore(db, { booking, resource });
     },

@@ -1,5 +1,10 @@
 import { Temporal } from 'temporal-polyfill';
 
+/**
+ * Names seen, with their canonical ids (null: not a zone); Temporal takes about 45 µs to answer one.
+ * Kept in the domain, so not through boundedCache (infra, with its metrics, is above the domain): a
+ * pure function's memo, bounded here by taking no more than 1,000 names.
+ */
 const known = new Map<string, string | null>();
 
 /** The canonical id of an IANA time zone, or null when the name is not one. */

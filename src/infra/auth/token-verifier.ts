@@ -1,8 +1,8 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import jwt, { type Algorithm, type JwtHeader } from 'jsonwebtoken';
 import jwksRsa from 'jwks-rsa';
-import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../domain/access/principal.js';
+import { boundedCache } from '../cache/bounded-cache.js';
 import { AuthenticationError, principalFromClaims } from './principal-from-claims.js';
 
 export type TokenVerifierOptions = {
@@ -47,14 +47,14 @@ const maxCachedMs = 5 * 60_000;
  */
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
   const resolve = /^https?:\/\//.test(options.keySource) ? jwksResolver(options.keySource) : pemResolver(options.keySource);
-  const verified = new LRUCache<string, Principal>({ max: 10_000 });
+  const verified = boundedCache<string, Principal>('verified-tokens', { maxEntries: 10_000 });
   return async (token) => {
     const cached = verified.get(token);
     if (cached) return cached;
     const { principal, expiresAtMs } = await verifyToken(token);
     const ttl = Math.min(maxCachedMs, expiresAtMs - Date.now());
     // A ttl of 0 would mean "forever" to the cache: a token about to expire is simply not kept.
-    if (ttl >= 1) verified.set(token, principal, { ttl });
+    if (ttl >= 1) verified.set(token, principal, { ttlMs: ttl });
     return principal;
   };
 

@@ -18,6 +18,8 @@ const INT8 = 20;
 // Positions and revisions stay far below 2^53; numbers are what the code compares.
 pg.types.setTypeParser(INT8, (value) => Number(value));
 
+// Not a cache through boundedCache: each pool lives exactly as long as its Database, which the
+// WeakMap's key bounds; nothing could be evicted without losing the pool.
 const pools = new WeakMap<Database, pg.Pool>();
 
 type PostgresConfig = Extract<DatabaseConfig, { kind: 'postgres' }>;

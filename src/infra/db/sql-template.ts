@@ -1,4 +1,5 @@
 import { CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql, type RawBuilder } from 'kysely';
+import { boundedCache } from '../cache/bounded-cache.js';
 import type { Executor } from './database.js';
 import { registerPreparedStatement } from './prepared-statements.js';
 
@@ -78,17 +79,14 @@ export function prefixedArgs(bound: readonly BoundSql[]): Record<string, unknown
   return args;
 }
 
-const compiledTogether = new Map<string, CompiledTemplate>();
+/** By combination of templates: those the code makes, a few dozen. */
+const compiledTogether = boundedCache<string, CompiledTemplate>('compiled-statements', { maxEntries: 1_000 });
 
 /** Runs bound templates as one statement, compiled once per combination of templates. */
 export async function executeAll(db: Executor, bound: readonly BoundSql[]): Promise<void> {
   if (bound.length === 0) return;
   const key = bound.map((b) => b.template.id).join(',');
-  let compiled = compiledTogether.get(key);
-  if (!compiled) {
-    compiled = compileOnce(allAtOnce(bound.flatMap((b, i) => b.template.statements(holesOf(`${i}.`)))));
-    compiledTogether.set(key, compiled);
-  }
+  const compiled = compiledTogether.remember(key, () => compileOnce(allAtOnce(bound.flatMap((b, i) => b.template.statements(holesOf(`${i}.`))))));
   await db.executeQuery(compiled.fill(prefixedArgs(bound)));
 }
 

@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import { DomainError } from '../../domain/domain-error.js';
+import { boundedCache } from '../cache/bounded-cache.js';
 import type { DeviceDirectory, DeviceRecordSummary } from './device-directory.js';
 
 const fiveMinutes = 5 * 60 * 1000;
@@ -15,7 +15,7 @@ const unavailable = (why: string) => new DomainError('dependency_unavailable', `
  * is seen at once.
  */
 export function createRemoteDeviceDirectory(baseUrl: string, options: { timeoutMs?: number; fetch?: typeof fetch } = {}): DeviceDirectory {
-  const cache = new LRUCache<string, DeviceRecordSummary>({ max: 10_000, ttl: fiveMinutes });
+  const cache = boundedCache<string, DeviceRecordSummary>('device-records', { maxEntries: 10_000 }, { ttlMs: fiveMinutes });
   const doFetch = options.fetch ?? fetch;
   const directory: DeviceDirectory = {
     async lookup(kind, workspace, id, authorization) {

@@ -1,6 +1,7 @@
 import { currentTraceMetadata } from '../telemetry/trace-context.js';
 import { randomUUID } from 'node:crypto';
 import { sql, type RawBuilder, type Selectable, type Transaction } from 'kysely';
+import { boundedCache } from '../cache/bounded-cache.js';
 import type { Database, Executor } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { EventsTable } from '../db/tables/events.table.js';
@@ -120,17 +121,13 @@ function appendStatement(kind: ExpectedKind, projections: RawBuilder<unknown>[])
     returning ${sql.raw(returnedColumns)}`;
 }
 
-const compiledAppends = new Map<string, CompiledTemplate>();
+/** By expectation and projection templates: combinations the code makes, a few dozen. */
+const compiledAppends = boundedCache<string, CompiledTemplate>('compiled-appends', { maxEntries: 1_000 });
 
 /** The append statement of this expectation with these projection templates, compiled once. */
 function compiledAppend(kind: ExpectedKind, projections: readonly BoundSql[]): CompiledTemplate {
   const key = `${kind}|${projections.map((b) => b.template.id).join(',')}`;
-  let compiled = compiledAppends.get(key);
-  if (!compiled) {
-    compiled = compileOnce(appendStatement(kind, projections.flatMap((b, i) => b.template.statements(holesOf(`${i}.`)))));
-    compiledAppends.set(key, compiled);
-  }
-  return compiled;
+  return compiledAppends.remember(key, () => compileOnce(appendStatement(kind, projections.flatMap((b, i) => b.template.statements(holesOf(`${i}.`))))));
 }
 
 /** A claim that failed: the events found no revision (see appendStatement). */

@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import type { ResourceType } from '../../domain/resource/resource.js';
+import { boundedCache } from '../../infra/cache/bounded-cache.js';
 import type { Executor } from '../../infra/db/database.js';
 import { findRegistration } from './resource-queries.js';
 
@@ -13,7 +13,7 @@ export type FoundRegistration = { id: string; remembered: boolean };
  * The resource uuid of each registration booked lately. A uuid never changes its registration, so
  * an entry stays right until its resource is removed; a caller that finds it removed asks `fresh`.
  */
-const registeredIds = new LRUCache<string, string>({ max: 10_000 });
+const registeredIds = boundedCache<string, string>('registered-resource-ids', { maxEntries: 10_000 });
 
 /** The uuid of the live registration, from memory when it was looked up before (unless `fresh`). */
 export async function findRegisteredResourceId(db: Executor, key: RegistrationKey, options: { fresh?: boolean } = {}): Promise<FoundRegistration | null> {

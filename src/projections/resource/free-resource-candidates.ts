@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import { LRUCache } from 'lru-cache';
 import type { Temporal } from 'temporal-polyfill';
 import type { BookingStatus, HeldBooking } from '../../domain/booking/booking.js';
 import type { FreeResourceCandidate } from '../../domain/search/free-resource-candidate.js';
 import type { Resource, ResourceType } from '../../domain/resource/resource.js';
+import { boundedCache } from '../../infra/cache/bounded-cache.js';
 import type { Executor } from '../../infra/db/database.js';
 import type { ResourceRow } from '../../infra/db/tables/resources.table.js';
 import { rowToResource } from './resource-row.js';
@@ -56,15 +56,19 @@ function parsedOnce<T>(): (text: string) => T {
   };
 }
 
+type ResourceAtRevision = { revision: string; resource: Resource; policyKey: string };
+
 /**
  * Resources by id as of a stream revision, in this process: a resource's row changes only with an
  * event of its own stream, which moves its revision, so a remembered one at the same revision is
  * the row. Saves a search the reading of thousands of rows it read a moment ago.
  */
-const resourcesAtRevision = new LRUCache<string, { revision: string; resource: Resource; policyKey: string }>({ max: 50_000 });
+const resourcesAtRevision = boundedCache<string, ResourceAtRevision>('resources-at-revision', { maxEntries: 50_000 });
 
-async function readResources(db: Executor, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
+/** The rows of these resources as they are now, kept for their revisions. */
+async function readResources(db: Executor, ids: readonly string[]): Promise<Map<string, ResourceAtRevision>> {
+  const read = new Map<string, ResourceAtRevision>();
+  if (ids.length === 0) return read;
   const { rows } = await sql<ResourceTextRow>`
     select r.id, r.workspace, r.resource_type, r.resource_id, r.resource_name, r.capacity, r.group_id, r.is_active, r.deleted_at, r.stream_revision,
       r.booking_policy::text as booking_policy, r.availability::text as availability,
@@ -80,8 +84,11 @@ async function readResources(db: Executor, ids: readonly string[]): Promise<void
       created_at: new Date(row.created_at),
       updated_at: new Date(row.updated_at),
     });
-    resourcesAtRevision.set(row.id, { revision: String(row.stream_revision), resource, policyKey });
+    const atRevision = { revision: String(row.stream_revision), resource, policyKey };
+    resourcesAtRevision.set(row.id, atRevision);
+    read.set(row.id, atRevision);
   }
+  return read;
 }
 
 /**
@@ -116,13 +123,11 @@ export async function findMatchingResources(db: Executor, filter: FreeResourceFi
       and (${filter.groupId ?? null}::text is null or r.group_id = ${filter.groupId ?? null}::text)
       and (${zone}::text is null or (r.resource_type = 'zone' and (r.resource_id in (select id from subtree) or exists (
         select 1 from zone_ancestry za where za.workspace = r.workspace and za.zone_id = r.resource_id and za.ancestors @> array[${zone}::text]))))`.execute(db);
-  await readResources(
-    db,
-    rows.filter((row) => resourcesAtRevision.get(row.id)?.revision !== String(row.stream_revision)).map((row) => row.id),
-  );
-  return rows.flatMap((row) => {
-    const known = resourcesAtRevision.get(row.id);
+  const kept = rows.map((row) => resourcesAtRevision.get(row.id, (known) => known.revision === String(row.stream_revision)));
+  const read = await readResources(db, rows.filter((_, i) => kept[i] === undefined).map((row) => row.id));
+  return rows.flatMap((row, i) => {
     // Changed again between the two statements: the row read is the newer one, and its policy key with it.
+    const known = kept[i] ?? read.get(row.id);
     if (!known) return [];
     return [{ resource: known.resource, policyKey: known.policyKey, activeBookingsOfBooker: Number(row.active_of_booker) }];
   });

@@ -2,7 +2,6 @@ import type { Principal } from '../../../domain/access/principal.js';
 import type { Booking } from '../../../domain/booking/booking.js';
 import type { BookingCancelled } from '../../../domain/booking/booking-events.js';
 import { decideCancelSeries } from '../../../domain/booking/series/decide-cancel-series.js';
-import { notFound } from '../../../domain/domain-error.js';
 import { resourceStreamId } from '../../../domain/resource/resource.js';
 import { findBooking } from '../../../projections/booking/booking-queries.js';
 import type { CommandContext } from '../../command-context.js';
@@ -15,11 +14,8 @@ export type CancelledSeries = { parent: Booking; cancelled: string[] };
 export async function cancelSeries(ctx: CommandContext, actor: Principal, parentId: string, reason: string | null): Promise<CancelledSeries> {
   const now = ctx.now();
   const found = await findBooking(ctx.db, parentId);
-  if (!found) {
-    decideCancelSeries({ parent: null, resource: null, upcoming: [] }, actor, now, reason);
-    throw notFound('series');
-  }
-  const { events } = await handleCommand(ctx, resourceStreamId(found.bookableResourceId), {
+  // An unknown series has no stream: the decision refuses it in the contract's order (403 before 404).
+  const { events } = await handleCommand(ctx, found && resourceStreamId(found.bookableResourceId), {
     load: (db) => loadSeries(db, parentId, now),
     decide: (state) => decideCancelSeries(state, actor, now, reason),
   });

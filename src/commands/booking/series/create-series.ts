@@ -3,7 +3,6 @@ import type { Booking } from '../../../domain/booking/booking.js';
 import type { BookingCreated } from '../../../domain/booking/booking-events.js';
 import { decideCreateSeries } from '../../../domain/booking/series/decide-create-series.js';
 import { bookingWorkspace } from '../../../domain/booking/booking-workspace.js';
-import { notFound } from '../../../domain/domain-error.js';
 import { resourceStreamId } from '../../../domain/resource/resource.js';
 import { findRegistration } from '../../../projections/resource/resource-queries.js';
 import type { CommandContext } from '../../command-context.js';
@@ -11,7 +10,7 @@ import { handleCommand } from '../../handle-command.js';
 import { quotaOrOverlapMeansRetry } from '../quota-hold.js';
 import { quotaGuardOfSeries } from './quota-guard-of-series.js';
 import { createSeriesCommand, type CreateSeriesInput } from './create-series-command.js';
-import { loadCreateSeriesState } from './load-create-series-state.js';
+import { loadCreateSeriesState, unregisteredSeries } from './load-create-series-state.js';
 
 export type CreatedSeries = { parent: Booking; occurrences: Booking[] };
 
@@ -21,15 +20,11 @@ export async function createSeries(ctx: CommandContext, actor: Principal, input:
   // One clock reading: the load and every retry expand the same occurrences the decision checks.
   const now = ctx.now();
   const registered = await findRegistration(ctx.db, bookingWorkspace(actor, input.workspace), input.resourceType, input.resourceId);
-  if (!registered) {
-    // Refuses in the contract's order (400, 403, then 404).
-    decideCreateSeries(command, { resource: null, overlapping: [], activeBookingsOfBooker: 0, blackouts: [] }, actor, now);
-    throw notFound('resource');
-  }
-  const { events } = await handleCommand(ctx, resourceStreamId(registered.id), {
-    load: (db) => loadCreateSeriesState(db, registered.id, actor, command, now),
+  // Without a registration there is no stream: the decision refuses on a state without resource (400, 403, then 404).
+  const { events } = await handleCommand(ctx, registered && resourceStreamId(registered.id), {
+    load: async (db) => (registered ? loadCreateSeriesState(db, registered.id, actor, command, now) : unregisteredSeries),
     decide: (state) => decideCreateSeries(command, state, actor, now),
-    inTransactionFor: quotaGuardOfSeries(command, actor, now),
+    inTransactionFor: quotaGuardOfSeries(command, actor),
     onConstraintViolation: quotaOrOverlapMeansRetry,
   });
   const [parent, ...occurrences] = events.map((event) => event.data.booking);

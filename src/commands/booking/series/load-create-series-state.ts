@@ -9,6 +9,9 @@ import { findBlackoutsOverlappingAny } from '../../../projections/blackout/black
 import { findResource } from '../../../projections/resource/resource-queries.js';
 import { findQuotaLedger } from '../../../projections/quota/quota-queries.js';
 
+/** The state of a series asked on a resource that is not registered: nothing to book on. */
+export const unregisteredSeries: CreateSeriesState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, blackouts: [] };
+
 /** The resource, the active bookings (occupied ranges) and blackouts in the way of any occurrence, the booker's count and quota ledger. */
 export async function loadCreateSeriesState(db: Executor, resourceId: string, actor: Principal, command: CreateSeries, now: Temporal.Instant): Promise<CreateSeriesState> {
   const resource = await findResource(db, resourceId);

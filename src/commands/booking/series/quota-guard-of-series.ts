@@ -1,6 +1,8 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../../domain/access/principal.js';
-import { seriesSlots, type CreateSeries, type CreateSeriesState } from '../../../domain/booking/series/decide-create-series.js';
+import type { BookingCreated } from '../../../domain/booking/booking-events.js';
+import { instantOf } from '../../../domain/booking/booking-time.js';
+import type { CreateSeries, CreateSeriesState } from '../../../domain/booking/series/decide-create-series.js';
 import { changedSeriesSlots, type UpdateSeries, type UpdateSeriesState } from '../../../domain/booking/series/decide-update-series.js';
 import { namedBookerId } from '../../../domain/booking/booker.js';
 import { quotaMatches } from '../../../domain/quota/quota.js';
@@ -8,12 +10,12 @@ import { ledgerFingerprint } from '../../../domain/quota/quota-fingerprint.js';
 import { findQuotaLedger } from '../../../projections/quota/quota-queries.js';
 import { holdQuota } from '../quota-hold.js';
 
-/** The booker's hold for a new series, only when a quota of the workspace applies to its resource. */
+/** The booker's hold for a new series, only when a quota of the workspace applies to its resource; on the occurrences decided (the parent first). */
 export const quotaGuardOfSeries =
-  (command: CreateSeries, actor: Principal, now: Temporal.Instant) =>
-  ({ resource, quotaLedger }: CreateSeriesState) => {
+  (command: CreateSeries, actor: Principal) =>
+  ({ resource, quotaLedger }: CreateSeriesState, [, ...occurrences]: readonly BookingCreated[]) => {
     if (!resource || !quotaLedger || !quotaLedger.quotas.some((quota) => quotaMatches(quota, resource))) return undefined;
-    const starts = seriesSlots(command, resource, actor, now).map((slot) => slot.start);
+    const starts = occurrences.map((event) => instantOf(event.data.booking.startTime));
     // The booker named in the body (booking on behalf), whose ledger the state holds.
     const booker = namedBookerId(command, actor);
     return holdQuota(resource.workspace, booker, ledgerFingerprint(quotaLedger), async (trx) =>

@@ -11,7 +11,6 @@ import {
   type UpdateSeriesState,
 } from '../../../domain/booking/series/decide-update-series.js';
 import { occupiedRangesOf } from '../../../domain/booking/occupied-range.js';
-import { notFound } from '../../../domain/domain-error.js';
 import { resourceStreamId } from '../../../domain/resource/resource.js';
 import type { Executor } from '../../../infra/db/database.js';
 import { findBlackoutsOverlappingAny } from '../../../projections/blackout/blackout-queries.js';
@@ -65,11 +64,8 @@ export async function updateSeries(ctx: CommandContext, actor: Principal, parent
   };
   const now = ctx.now();
   const found = await findBooking(ctx.db, parentId);
-  if (!found) {
-    decideUpdateSeries(command, noSeries, actor, now);
-    throw notFound('series');
-  }
-  const { state, events } = await handleCommand(ctx, resourceStreamId(found.bookableResourceId), {
+  // An unknown series has no stream: the decision refuses it in the contract's order (400 and 403 before 404).
+  const { state, events } = await handleCommand(ctx, found && resourceStreamId(found.bookableResourceId), {
     load: (db) => loadUpdateSeriesState(db, parentId, command, now),
     decide: (state) => decideUpdateSeries(command, state, actor, now),
     inTransactionFor: quotaGuardOfSeriesUpdate(command, now),

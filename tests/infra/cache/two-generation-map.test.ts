@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { twoGenerationCache } from '../../../src/api/booking/two-generation-cache.js';
+import { twoGenerationMap } from '../../../src/infra/cache/two-generation-map.js';
 
-describe('two-generation cache', () => {
+describe('two-generation map', () => {
   it('keeps at most two generations, and an entry read from the old one survives the next turn', () => {
-    const cache = twoGenerationCache<number>(2);
+    const cache = twoGenerationMap<string, number>(2);
     cache.set('a', 1);
     cache.set('b', 2);
     cache.set('c', 3); // a and b age

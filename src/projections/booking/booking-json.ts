@@ -1,13 +1,14 @@
 import { Temporal } from 'temporal-polyfill';
 import type { Booking } from '../../domain/booking/booking.js';
 import { utcTextOfEpochMs } from '../../domain/booking/booking-time.js';
+import { boundedCache } from '../../infra/cache/bounded-cache.js';
 
 /** A stretch of time in which a zone keeps one offset (from Temporal: the offset and the next transition). */
 type OffsetPeriod = { fromMs: number; untilMs: number; offsetMs: number; offset: string };
 
-const periodsByZone = new Map<string, OffsetPeriod[]>();
+/** The offset periods looked up lately, by zone (a hit: the zone's are kept, whether or not they hold the instant). */
+const periodsByZone = boundedCache<string, OffsetPeriod[]>('zone-offset-periods', { maxEntries: 64 });
 const periodsPerZone = 16;
-const zonesKept = 64;
 
 /**
  * The offset period of `zone` that holds `ms`. Temporal answers the offset and the next transition
@@ -23,7 +24,6 @@ function offsetPeriod(ms: number, zone: string): OffsetPeriod | null {
   if (offsetMs % 60_000 !== 0) return null;
   const next = zoned.getTimeZoneTransition('next');
   const period = { fromMs: ms, untilMs: next ? next.epochMilliseconds : Infinity, offsetMs, offset: zoned.offset };
-  if (!periodsByZone.has(zone) && periodsByZone.size >= zonesKept) periodsByZone.clear();
   periodsByZone.set(zone, [period, ...periods].slice(0, periodsPerZone));
   return period;
 }

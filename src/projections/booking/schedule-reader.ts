@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { Temporal } from 'temporal-polyfill';
+import { canSeeWorkspace, isAdmin, type Principal } from '../../domain/access/principal.js';
+import { canSeeBooking } from '../../domain/booking/booking-access.js';
+import type { BookingStatus } from '../../domain/booking/booking.js';
+import { utcText } from '../../domain/booking/booking-time.js';
+import { notFound } from '../../domain/domain-error.js';
+import { boundedCache } from '../../infra/cache/bounded-cache.js';
+import type { Database, Executor } from '../../infra/db/database.js';
+import { anonymousBookingJson, bookingJson, timeJson } from './booking-json.js';
+import { findScheduledBookings } from './booking-queries.js';
+import { findScheduleHead, renderScheduleBookings, type ScheduleSelection, type ScheduleView } from './schedule-json.js';
+import { sqlWritesZone } from './zone-agreement.js';
+
+/** Where a schedule is read: `db` (a replica or the primary, contract §19); the per-zone check runs once per process on the primary. */
+export type ScheduleSources = { db: Database; primary: Database };
+
+/** A schedule asked for (contract §7), as the router parsed it. */
+export type ScheduleRequest = {
+  /** The resource's uuid as the path gave it. */
+  resourceId: string;
+  reader: Principal;
+  from: Temporal.Instant;
+  to: Temporal.Instant;
+  /** Canonical; undefined: UTC, times with Z. */
+  timeZone: string | undefined;
+  statuses: readonly BookingStatus[];
+  /** Whether the client holds this entity tag already (If-None-Match). */
+  clientHolds: (tag: string) => boolean;
+  /** Whether the client takes a gzipped body. */
+  acceptsGzip: boolean;
+};
+
+/** The answer: its strong validator, and the body unless the client holds it; `gzipped` bytes are the body compressed. */
+export type ScheduleAnswer = { tag: string } & ({ notModified: true } | { notModified: false; body: Buffer; gzipped: boolean });
+
+/** What canSeeBooking decides on: the SQL rendering applies the same rule. */
+const scheduleView = (actor: Principal): ScheduleView => ({
+  allWorkspaces: actor.level === 1,
+  workspace: actor.workspace,
+  everyBooker: isAdmin(actor),
+  sub: actor.sub,
+});
+
+/** Unambiguous whatever a token's sub holds (a sub "*" must not pass for "every booker"). */
+const viewKey = (view: ScheduleView) => JSON.stringify([view.allWorkspaces ? null : view.workspace, view.everyBooker ? null : view.sub]);
+
+type RenderedAnswer = { revision: number; body: Buffer; gzipped?: Promise<Buffer> };
+
+/**
+ * Rendered schedules by everything an answer is a function of except the revision, which the
+ * entry holds: every change to a resource's bookings is an event on its stream, so an entry of the
+ * current revision is the answer. Bounded by size; one answer of 3,000 bookings is about 2 MB.
+ */
+const answers = boundedCache<string, RenderedAnswer>('schedule-answers', {
+  maxBytes: 64 * 2 ** 20,
+  // Room for the gzipped copy, made at the first hit that accepts it (an order of magnitude smaller).
+  bytesOf: (entry) => Math.ceil(entry.body.length * 1.2) + 64,
+});
+
+/**
+ * Booking records as rendered for a zone and view, by row version: most survive a write to the
+ * resource. At most 200,000 records of about 700 bytes, looked up by the thousand per answer.
+ */
+const records = boundedCache<string, Buffer>('schedule-records', { maxEntries: 200_000, generations: true });
+
+/**
+ * Renderings under way, by tag and key: readers of one schedule arriving together (after a write)
+ * share one. Not a cache: an entry lives only while its rendering runs.
+ */
+const renderings = new Map<string, Promise<Buffer>>();
+
+const gzip = promisify(zlib.gzip);
+const closingBrace = Buffer.from('}');
+
+/** Strong validators, equal for byte-equal answers (same key, same revision): the plain one and the gzipped one's. */
+function entityTags(key: string, revision: number): { plain: string; gzip: string } {
+  const hash = createHash('sha1').update(`${key}|${revision}`).digest('base64url');
+  return { plain: `"${hash}"`, gzip: `"${hash}-gzip"` };
+}
+
+const instantJson = (instant: Temporal.Instant, timeZone?: string) => timeJson(utcText(instant), timeZone);
+
+/** The schedule as Node renders it: for zones the server writes differently (sqlWritesZone). */
+async function scheduleBookingsInNode(db: Executor, reader: Principal, query: ScheduleSelection): Promise<string> {
+  const bookings = await findScheduledBookings(db, query.bookableResourceId, query.from, query.to, query.statuses);
+  const { timeZone } = query;
+  return JSON.stringify(bookings.map((b) => (canSeeBooking(reader, b) ? bookingJson(b, timeZone) : anonymousBookingJson(b, timeZone))));
+}
+
+/** The answer's bytes, its records rendered by PostgreSQL where its zone rules agree with Node's. */
+async function render({ db, primary }: ScheduleSources, reader: Principal, query: ScheduleSelection): Promise<Buffer> {
+  const { bookableResourceId, from, to, timeZone } = query;
+  const bookings =
+    timeZone === undefined || sqlWritesZone(primary, timeZone)
+      ? await renderScheduleBookings(db, query, records)
+      : [Buffer.from(await scheduleBookingsInNode(db, reader, query))];
+  const opening = `{"resourceId":${JSON.stringify(bookableResourceId)},"from":${JSON.stringify(instantJson(from, timeZone))},"to":${JSON.stringify(instantJson(to, timeZone))},"timeZone":${JSON.stringify(timeZone ?? 'UTC')},"bookings":`;
+  // Kept as bytes (one copy of the parts): a cache hit sends them without encoding 2 MB of text again.
+  return Buffer.concat([Buffer.from(opening), ...bookings, closingBrace]);
+}
+
+/**
+ * A resource's schedule: 404 unless the reader sees the resource's workspace; not modified when
+ * the client holds the answer's tag; else the answer kept for this revision (gzipped once, off the
+ * event loop, for a client that takes it) or rendered afresh and kept.
+ */
+export async function readSchedule(sources: ScheduleSources, request: ScheduleRequest): Promise<ScheduleAnswer> {
+  const { reader, from, to, timeZone, statuses } = request;
+  const head = await findScheduleHead(sources.db, request.resourceId);
+  if (!head || !canSeeWorkspace(reader, head.workspace)) throw notFound('resource');
+  const bookableResourceId = head.id;
+  const view = scheduleView(reader);
+  const key = [bookableResourceId, from.epochMilliseconds, to.epochMilliseconds, timeZone ?? '', statuses.join(','), viewKey(view)].join('|');
+  // The revision is read before the bookings: an answer is never older than its tag.
+  const tags = entityTags(key, head.revision);
+  const held = [tags.plain, tags.gzip].find(request.clientHolds);
+  if (held) return { tag: held, notModified: true };
+  const kept = answers.get(key, (entry) => entry.revision === head.revision);
+  if (kept) {
+    if (!request.acceptsGzip) return { tag: tags.plain, notModified: false, body: kept.body, gzipped: false };
+    kept.gzipped ??= gzip(kept.body);
+    return { tag: tags.gzip, notModified: false, body: await kept.gzipped, gzipped: true };
+  }
+  const renderKey = `${tags.plain}|${key}`;
+  let rendering = renderings.get(renderKey);
+  if (!rendering) {
+    rendering = render(sources, reader, { bookableResourceId, from, to, statuses, timeZone, view })
+      .then((body) => {
+        answers.set(key, { revision: head.revision, body });
+        return body;
+      })
+      .finally(() => renderings.delete(renderKey));
+    renderings.set(renderKey, rendering);
+  }
+  return { tag: tags.plain, notModified: false, body: await rendering, gzipped: false };
+}
