@@ -44,8 +44,9 @@ export function haproxyConfig({ bind, servers, nameserver }: HaproxyOptions): st
     '  timeout connect 2s',
     '  timeout client 60s',
     '  timeout server 60s',
-    // A node busy with a burst may take longer than `inter` to answer its check: only a failed or a 503 answer takes it out.
-    '  timeout check 2s',
+    // A busy node may take longer than `inter` to answer its check; the health answer bounds itself (2 s for
+    // the database, 2 s for the workers' checkpoints), so the node's own 200 or 503 decides, not this timer.
+    '  timeout check 5s',
     '  retries 3',
     '  option redispatch',
     'frontend booking',
