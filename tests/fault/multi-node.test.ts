@@ -25,7 +25,7 @@ import { waitFor } from '../workers/worker-test-kit.js';
  * docker-compose's `scale` profile). First 256 concurrent creates of distinct slots on one
  * resource, spread over the nodes: every one 201. Then, under 32 clients creating through HAProxy:
  * a rolling restart (SIGTERM to each node in turn); the clients paced to `pacedRate` until every
- * delivery has caught up, then kill -9 of the node holding the processors; one node cut from
+ * delivery has caught up, then kill -9 of the node running the webhook relay; one node cut from
  * PostgreSQL, and PostgreSQL restarted (in CI or with FAULT_RESTART_POSTGRES=1:
  * tests/support/postgres-restart.ts). Checked: no overlap, no lost acknowledged write, the timer
  * fired once, every webhook (and Kafka message, with a broker) delivered, processors resumed
