@@ -23,8 +23,8 @@ import { findFreeResources, policyVerdictsOf } from '../src/domain/search/find-f
 import type { FreeResourceCandidate } from '../src/domain/search/free-resource-candidate.js';
 import { parseFreeResourcesQuery } from '../src/api/booking/free-resources-query.js';
 import { createDatabase } from '../src/infra/db/database.js';
-import { findHeldInWindows, findMatchingResources } from '../src/projections/resources/free-resource-candidates.js';
-import { searchFreeResources } from '../src/projections/resources/search-free-resources.js';
+import { findHeldInWindows, findMatchingResources } from '../src/projections/resource/free-resource-candidates.js';
+import { searchFreeResources } from '../src/projections/resource/search-free-resources.js';
 
 const [database, fromArg, repeatArg] = process.argv.slice(2);
 if (!database || !process.env.DB_HOST) {

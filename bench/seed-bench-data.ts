@@ -12,8 +12,8 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../src/infra/db/schema.js';
 import type { EventStore, InTransaction, NewEvent } from '../src/infra/event-store/event-store.js';
 import { createPostgresEventStore } from '../src/infra/event-store/postgres-event-store.js';
-import { bookingToRow } from '../src/projections/bookings/booking-row.js';
-import { findResource } from '../src/projections/resources/resource-queries.js';
+import { bookingToRow } from '../src/projections/booking/booking-row.js';
+import { findResource } from '../src/projections/resource/resource-queries.js';
 
 export type BenchResource = { id: string; zoneId: string };
 

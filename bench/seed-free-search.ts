@@ -6,7 +6,7 @@ import type { Booking } from '../src/domain/booking/booking.js';
 import { cancelled } from '../src/domain/booking/booking-cancelled.js';
 import { decideCreateBooking } from '../src/domain/booking/decide-create-booking.js';
 import { decideCompletion, decideNoShow } from '../src/domain/booking/decide-system-moves.js';
-import { zoneCreated } from '../src/domain/records/device-record-events.js';
+import { zoneCreated } from '../src/domain/record/device-record-events.js';
 import { decideRegister, type RegisterResource } from '../src/domain/resource/decide-resource.js';
 import { resourceStreamId, type Resource } from '../src/domain/resource/resource.js';
 import type { Database } from '../src/infra/db/database.js';
@@ -14,7 +14,7 @@ import type { DB } from '../src/infra/db/schema.js';
 import type { EventStore, NewEvent } from '../src/infra/event-store/event-store.js';
 import { createPostgresEventStore } from '../src/infra/event-store/postgres-event-store.js';
 import { projectors } from '../src/projections/projectors.js';
-import { findResource } from '../src/projections/resources/resource-queries.js';
+import { findResource } from '../src/projections/resource/resource-queries.js';
 import { bulkBookingsProjection } from './seed-bench-data.js';
 
 /**

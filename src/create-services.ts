@@ -5,6 +5,7 @@ import { createTokenVerifier } from './infra/auth/token-verifier.js';
 import { ConfigError, type Config } from './infra/config.js';
 import { createDatabase, waitUntilIdle, type Database } from './infra/db/database.js';
 import { migrateToLatest } from './infra/db/migrate.js';
+import { createReadRouting } from './infra/db/read-routing.js';
 import { waitForDatabase } from './infra/db/wait-for-database.js';
 import { createLocalDeviceDirectory } from './infra/device-service/local-device-directory.js';
 import { createRemoteDeviceDirectory } from './infra/device-service/remote-device-directory.js';
@@ -13,7 +14,7 @@ import type { Logger } from './infra/logger.js';
 import { countAppendedEvents } from './infra/metrics/count-appended-events.js';
 import { createMonitoring } from './infra/metrics/monitoring.js';
 import { createPublishing } from './infra/publishing/create-publishing.js';
-import { openEventStore } from './workers/projections/open-event-store.js';
+import { openEventStore } from './open-event-store.js';
 
 export type RunningServices = Services & { close(): Promise<void> };
 
@@ -47,7 +48,8 @@ export async function createServices(config: Config, logger: Logger, database?: 
     }
   }
   await migrateToLatest(db);
-  const { eventStore, logReader, projectionsActive, close: closeStore } = await openEventStore(config, db, logger);
+  const { eventStore, logReader, logReaderOn, projectionsActive, close: closeStore } = await openEventStore(config, db, logger);
+  const reads = createReadRouting(db, config.database, logger);
   // Through `services.now`, which a test may replace to move the clock.
   const monitoring = createMonitoring(db, () => logReader.readProcessorLags(), () => services.now());
   // Every process that serves commands runs the runner (one active): its health and metrics tell
@@ -64,7 +66,10 @@ export async function createServices(config: Config, logger: Logger, database?: 
     verifyToken,
     publishing: createPublishing(config, logger),
     logReader,
+    logReaderOn,
+    reads,
     close: async () => {
+      await reads.close();
       await closeStore();
       if (database) return;
       await waitUntilIdle(db);

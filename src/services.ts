@@ -1,6 +1,8 @@
 import type { CommandContext } from './commands/command-context.js';
 import type { TokenVerifier } from './infra/auth/token-verifier.js';
 import type { Config } from './infra/config.js';
+import type { Executor } from './infra/db/database.js';
+import type { ReadRouting } from './infra/db/read-routing.js';
 import type { DeviceDirectory } from './infra/device-service/device-directory.js';
 import type { LogReader } from './infra/event-store/log-reader.js';
 import type { Monitoring } from './infra/metrics/monitoring.js';
@@ -14,6 +16,10 @@ export type Services = CommandContext & {
   publishing: Publishing;
   /** History, the audit feed, asOf and the processors' lag, from the store that keeps the log. */
   logReader: LogReader;
+  /** The same log read on another database (a replica's copy of it). */
+  logReaderOn(db: Executor): LogReader;
+  /** Where reads go: a streaming replica when one is configured and fresh enough, else the primary. */
+  reads: ReadRouting;
   /** Metrics and the workers' health. */
   monitoring: Monitoring;
 };

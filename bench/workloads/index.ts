@@ -9,6 +9,7 @@ import { freeResourcesSeries } from './free-resources-series.js';
 import { freeSlots } from './free-slots.js';
 import { rawAppend } from './raw-append.js';
 import { readOne } from './read-one.js';
+import { replicaReads } from './replica-reads.js';
 import { scheduleAfresh, scheduleUnchanged } from './schedule.js';
 import { statementsPerCreate } from './statements-per-create.js';
 import { tracingCost } from './tracing-cost.js';
@@ -19,4 +20,4 @@ import { utilization } from './utilization.js';
  * raw-append stays last: emmett's driver (dumbo) sets pg's bigint parser to BigInt for the whole
  * process, which the bench's own seeding through this service's store does not expect.
  */
-export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, calendarFeedUnchanged, freeSlots, statementsPerCreate, asOfSchedule, utilization, archivedHistory, tracingCost, createWithRules, freeResources, freeResourcesSeries, rawAppend];
+export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, calendarFeedUnchanged, freeSlots, statementsPerCreate, asOfSchedule, utilization, archivedHistory, tracingCost, createWithRules, freeResources, freeResourcesSeries, replicaReads, rawAppend];

@@ -9,9 +9,9 @@ import { decideRegister } from '../../src/domain/resource/decide-resource.js';
 import { resourceStreamId, type Availability, type Resource } from '../../src/domain/resource/resource.js';
 import { createDatabase, type Database } from '../../src/infra/db/database.js';
 import { createPostgresEventStore } from '../../src/infra/event-store/postgres-event-store.js';
-import { bookingToRow } from '../../src/projections/bookings/booking-row.js';
+import { bookingToRow } from '../../src/projections/booking/booking-row.js';
 import { projectors } from '../../src/projections/projectors.js';
-import { findResource } from '../../src/projections/resources/resource-queries.js';
+import { findResource } from '../../src/projections/resource/resource-queries.js';
 import type { PostgresConfig } from '../../tests/support/scratch-database.js';
 
 /**

@@ -26,14 +26,15 @@ import { asyncApiDocsRouter, openApiDocsRouter, openApiValidator, type OpenApiAr
 import { assetsRouter } from './publishing/assets-router.js';
 import { publishRouter } from './publishing/publish-router.js';
 import { signInRouter } from './publishing/sign-in-router.js';
-import { deviceSelfRouter } from './records/device-self-router.js';
-import { devicesRouter } from './records/devices-router.js';
+import { deviceSelfRouter } from './record/device-self-router.js';
+import { devicesRouter } from './record/devices-router.js';
 import { limitRate } from './rate-limit.js';
-import { recordQueryParser } from './records/record-query-string.js';
-import { zonesRouter } from './records/zones-router.js';
+import { recordQueryParser } from './record/record-query-string.js';
+import { zonesRouter } from './record/zones-router.js';
 import { refuseHostileInput } from './refuse-hostile-input.js';
 import { requestLogging } from './request-logging.js';
 import { rootPageRouter } from './root-page.js';
+import { routeReads, stampConsistencyTokens } from './route-reads.js';
 import type { Services } from '../services.js';
 import { localAssetsDir } from '../infra/publishing/create-asset-storage.js';
 import { localAssetsPath } from '../infra/publishing/local-asset-storage.js';
@@ -54,6 +55,7 @@ export function createApp(services: Services, draining?: Draining): Express {
   app.set('query parser', 'extended');
   app.use(metricsRouter(services));
   app.use(requestLogging(app, services.logger));
+  app.use(stampConsistencyTokens(services));
 
   // One JSON parser for every area; multipart uploads are streamed by their own route.
   app.use(jsonBodyParser());
@@ -69,6 +71,7 @@ export function createApp(services: Services, draining?: Draining): Express {
   app.use('/booking/v1', calendarFeedRouter(services));
   app.use('/booking/v1', authenticate(services.verifyToken));
   app.use('/booking/v1', limitRate(services));
+  app.use('/booking/v1', routeReads(services));
   app.use('/booking/v1', idempotentWrites(services));
   app.use('/booking/v1/calendar-feeds', calendarFeedsRouter(services));
   app.use('/booking/v1', historyRouter(services));
@@ -89,6 +92,7 @@ export function createApp(services: Services, draining?: Draining): Express {
   app.use(openApiValidator(deviceArea));
   app.use('/device/v1/devices/self', deviceSelfRouter(services));
   app.use('/device/v1', authenticate(services.verifyToken));
+  app.use('/device/v1', routeReads(services));
   app.use('/device/v1/devices', devicesRouter(services));
   app.use('/device/v1/zones', zonesRouter(services));
 
@@ -96,6 +100,7 @@ export function createApp(services: Services, draining?: Draining): Express {
   app.use(catalogArea.prefix, recordQueryParser);
   app.use(openApiValidator(catalogArea));
   app.use('/catalog/v1', authenticate(services.verifyToken));
+  app.use('/catalog/v1', routeReads(services));
   app.use('/catalog/v1', catalogRouter(services));
 
   app.use(openApiDocsRouter(publishingArea));

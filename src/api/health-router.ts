@@ -21,7 +21,9 @@ const shuttingDown = { status: 'down', message: 'this process is shutting down (
  * (contract §12); `error` those that are down; `details` all of them. While the database is down
  * the workers' checkpoints cannot be read and are left out. From SIGTERM on (`draining`) it
  * answers 503 at once with `error.shutdown`, checking nothing: a load balancer takes the node out
- * while its requests in flight finish (contract §19).
+ * while its requests in flight finish (contract §19). With a read replica, `readReplica` tells
+ * whether reads go to it (`up`, with its lag) or to the primary (`behind`, `down`): never a 503,
+ * the primary serves every read the replica cannot.
  */
 export function healthRouter(services: Services, draining?: Draining): Router {
   const router = Router();
@@ -35,9 +37,10 @@ export function healthRouter(services: Services, draining?: Draining): Router {
     const workers = databaseUp ? await withinTimeout(services.monitoring.workers.status(), unknownWorkers) : undefined;
     const workersDown = workers?.status === 'down';
     const up = databaseUp && !workersDown;
-    const info = { ...(databaseUp && { database }), ...(workers && { workers }) };
+    const readReplica = services.reads.replicaStatus();
+    const info = { ...(databaseUp && { database }), ...(workers && { workers }), ...(readReplica && { readReplica }) };
     const error = { ...(!databaseUp && { database }), ...(workersDown && { workers }) };
-    const details = { database, ...(workers && { workers }) };
+    const details = { database, ...(workers && { workers }), ...(readReplica && { readReplica }) };
     res.status(up ? 200 : 503).json({ status: up ? 'ok' : 'error', info, error: up ? null : error, details });
   });
   return router;

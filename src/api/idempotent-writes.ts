@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
-import { idempotencyLeaseMs, idempotencyRetentionMs, isValidIdempotencyKey, verdictOnHeldKey } from '../domain/requests/idempotency-key.js';
+import { idempotencyLeaseMs, idempotencyRetentionMs, isValidIdempotencyKey, verdictOnHeldKey } from '../domain/request/idempotency-key.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { bucketKeyOf, policyNameOf, rateLimitHeaders, type RateLimitedClient } from '../domain/requests/rate-limit.js';
+import { bucketKeyOf, policyNameOf, rateLimitHeaders, type RateLimitedClient } from '../domain/request/rate-limit.js';
 import { createTokenSource } from '../infra/rate-limit/token-batches.js';
 import type { Services } from '../services.js';
 import { principalOf } from './authenticate.js';

@@ -3,7 +3,17 @@ import path from 'node:path';
 export type AppEnv = 'production' | 'development';
 
 export type DatabaseConfig =
-  | { kind: 'postgres'; host: string; port: number; user?: string; password?: string; database?: string; poolSize: number }
+  | {
+      kind: 'postgres';
+      host: string;
+      port: number;
+      user?: string;
+      password?: string;
+      database?: string;
+      poolSize: number;
+      /** DB_READ_HOST, DB_READ_PORT: a streaming replica the reads go to (contract §19), same user and database. */
+      replica?: { host: string; port: number; maxLagMs: number };
+    }
   | { kind: 'embedded'; dataDir: string };
 
 export type Config = {
@@ -146,6 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (eventStore === 'eventstoredb' && projections === 'inline') {
     throw new ConfigError('PROJECTIONS=inline needs the PostgreSQL event store: EventStoreDB appends are not PostgreSQL transactions');
   }
+  if (env.DB_READ_HOST && !env.DB_HOST) throw new ConfigError('DB_READ_HOST is a replica of the server at DB_HOST: set DB_HOST too');
   const database: DatabaseConfig = env.DB_HOST
     ? {
         kind: 'postgres',
@@ -155,6 +166,9 @@ export function loadConfig(env: Env = process.env): Config {
         password: env.DB_PASSWORD || undefined,
         database: env.DB_DATABASE || undefined,
         poolSize: integer(env, 'DB_POOL_SIZE', 20, 1),
+        replica: env.DB_READ_HOST
+          ? { host: env.DB_READ_HOST, port: integer(env, 'DB_READ_PORT', integer(env, 'DB_PORT', 5432, 1), 1), maxLagMs: integer(env, 'DB_READ_MAX_LAG_MS', 2000) }
+          : undefined,
       }
     : { kind: 'embedded', dataDir: path.join(dataDir, 'pglite') };
   return {

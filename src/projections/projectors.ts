@@ -1,15 +1,15 @@
-import { blackoutsProjector } from './blackouts/blackouts-projector.js';
-import { bookingsProjector } from './bookings/bookings-projector.js';
+import { blackoutsProjector } from './blackout/blackouts-projector.js';
+import { bookingsProjector } from './booking/bookings-projector.js';
 import type { Projector } from './projector.js';
-import { recordsProjector, repeatableRecordsProjector } from './records/records-projector.js';
-import { quotasProjector } from './quotas/quotas-projector.js';
-import { resourcesProjector } from './resources/resources-projector.js';
-import { timersProjector } from './timers/timers-projector.js';
+import { recordsProjector, repeatableRecordsProjector } from './record/records-projector.js';
+import { quotasProjector } from './quota/quotas-projector.js';
+import { resourcesProjector } from './resource/resources-projector.js';
+import { timersProjector } from './timer/timers-projector.js';
 import { utilizationProjector } from './utilization/utilization-projector.js';
 
 /**
  * Every read model kept inline with the event log, in the order they are applied; the store is
- * created with them (workers/projections/open-event-store.ts) and a rebuild replays the log through them.
+ * created with them (src/open-event-store.ts) and a rebuild replays the log through them.
  */
 export const projectors: readonly Projector[] = [resourcesProjector, bookingsProjector, timersProjector, recordsProjector, utilizationProjector, quotasProjector, blackoutsProjector];
 

@@ -1,8 +1,8 @@
 import type { Services } from '../services.js';
 import { ConfigError } from '../infra/config.js';
 import { createKafkaProducer } from '../infra/kafka/create-kafka-producer.js';
-import { deviceDeletions } from './devices/device-deletions.js';
-import { startReconciliation } from './devices/start-reconciliation.js';
+import { deviceDeletions } from './device/device-deletions.js';
+import { startReconciliation } from './device/start-reconciliation.js';
 import { startCommitListener } from './commit-listener.js';
 import { createExclusiveLock } from './create-exclusive-lock.js';
 import { kafkaRelay } from './kafka/kafka-relay.js';
@@ -11,9 +11,9 @@ import { startRequestRecordsCleanup } from './request-records/start-request-reco
 import { startRetentionLoop } from './retention/start-retention-loop.js';
 import { startProcessor } from './start-processor.js';
 import type { RunningLoop } from './supervised-loop.js';
-import { startTimerLoop } from './timers/start-timer-loop.js';
-import { startWebhookSender } from './webhooks/start-webhook-sender.js';
-import { webhookRelay } from './webhooks/webhook-relay.js';
+import { startTimerLoop } from './timer/start-timer-loop.js';
+import { startWebhookSender } from './webhook/start-webhook-sender.js';
+import { webhookRelay } from './webhook/webhook-relay.js';
 import { workerOptionsFor, type WorkerOptions } from './worker-options.js';
 
 export type RunningWorkers = {

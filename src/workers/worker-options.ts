@@ -1,7 +1,7 @@
 import type { Config } from '../infra/config.js';
 import type { KafkaSender } from './kafka/kafka-relay.js';
 import type { Backoff } from './supervised-loop.js';
-import { contractRetryDelaysMs } from './webhooks/retry-delay.js';
+import { contractRetryDelaysMs } from './webhook/retry-delay.js';
 
 /** The workers' tunables; tests shorten them so that nothing waits for minutes. */
 export type WorkerOptions = {

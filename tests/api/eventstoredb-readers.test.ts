@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { toEventEnvelope } from '../../src/domain/booking/event-envelope.js';
+import { toEventEnvelope } from '../../src/domain/event-envelope.js';
 import { resourceStreamId } from '../../src/domain/resource/resource.js';
 import { chainHash, genesisHash } from '../../src/infra/event-store/hash-chain.js';
 import { openLogReader } from '../../src/infra/event-store/open-log-reader.js';

@@ -6,7 +6,7 @@ import { snapshotOf } from '../support/read-model-snapshot.js';
 import { startTestServerOnStubbedEventStoreDb, type StubbedEventStoreDb } from '../support/stubbed-eventstoredb.js';
 import type { TestServer } from '../support/test-server.js';
 import { bookingBody, setClock } from './booking/booking-api.js';
-import { deviceBody } from './records/record-api.js';
+import { deviceBody } from './record/record-api.js';
 
 // The EventStoreDB client is replaced at its edge by a fake single node; the rebuild, the runner
 // and the read models in PostgreSQL are the real ones.

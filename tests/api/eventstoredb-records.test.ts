@@ -8,7 +8,7 @@ import type { Processor } from '../../src/workers/processor.js';
 import { projectionsCheckpointOnAll } from '../support/projections-checkpoint.js';
 import { startTestServerOnStubbedEventStoreDb, stubbedEventStoreDbEnv, type StubbedEventStoreDb } from '../support/stubbed-eventstoredb.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-import { deviceBody } from './records/record-api.js';
+import { deviceBody } from './record/record-api.js';
 
 const Z = '/device/v1/zones';
 const D = '/device/v1/devices';

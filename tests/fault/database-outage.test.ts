@@ -10,7 +10,7 @@ import { startServiceProcess, type ServiceProcess } from '../support/service-pro
 import { startTcpRelay, type TcpRelay } from '../support/tcp-relay.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { mintToken, platformKey } from '../support/test-keys.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../infra/webhooks/webhook-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../infra/webhook/webhook-receiver.js';
 import { waitFor } from '../workers/worker-test-kit.js';
 
 /**

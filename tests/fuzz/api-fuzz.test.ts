@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { loadOpenApi, operations, type Doc } from '../support/openapi-document.js';
-import { deviceBody } from '../api/records/record-api.js';
+import { deviceBody } from '../api/record/record-api.js';
 import { seedZone } from '../support/device-records.js';
 import { publisherToken, startPublishingServer } from '../api/publishing/publishing-api.js';
 import type { TestServer } from '../support/test-server.js';

@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import sinon from 'sinon';
 import { numericQueryParameters } from '../../src/api/refuse-hostile-input.js';
 import { DomainError } from '../../src/domain/domain-error.js';
-import { validateRecordInput } from '../../src/domain/records/validate-record-input.js';
-import { deviceKind } from '../../src/infra/records/device-kind.js';
-import { deviceBody } from '../api/records/record-api.js';
+import { validateRecordInput } from '../../src/domain/record/validate-record-input.js';
+import { deviceKind } from '../../src/projections/record/device-kind.js';
+import { deviceBody } from '../api/record/record-api.js';
 import { loadOpenApi, operations, resolve, type Json } from '../support/openapi-document.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { logStart, type RecordedEvent } from '../../src/infra/event-store/event-store.js';
 import { readLog } from '../../src/infra/event-store/postgres-event-store.js';
-import { bookingsProjector } from '../../src/projections/bookings/bookings-projector.js';
+import { bookingsProjector } from '../../src/projections/booking/bookings-projector.js';
 import { bookingBody, registerZone, setClock } from '../api/booking/booking-api.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 

@@ -11,7 +11,7 @@ import { createAdvisoryLock } from '../../src/workers/advisory-lock.js';
 import type { ExclusiveLock } from '../../src/workers/exclusive-lock.js';
 import { bookingBody, registerZone, setClock } from '../api/booking/booking-api.js';
 import { catalogClient } from '../api/catalog/catalog-api.js';
-import { deviceBody } from '../api/records/record-api.js';
+import { deviceBody } from '../api/record/record-api.js';
 import { postgresServer } from '../support/scratch-database.js';
 import { snapshotOf } from '../support/read-model-snapshot.js';
 import { runScript } from '../support/run-script.js';

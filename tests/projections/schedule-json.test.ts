@@ -12,9 +12,9 @@ import { utcTextOfEpochMs } from '../../src/domain/booking/booking-time.js';
 import { decideRegister } from '../../src/domain/resource/decide-resource.js';
 import { resourceStreamId } from '../../src/domain/resource/resource.js';
 import { createPostgresEventStore } from '../../src/infra/event-store/postgres-event-store.js';
-import { findScheduledBookings } from '../../src/projections/bookings/booking-queries.js';
-import { bookingToRow } from '../../src/projections/bookings/booking-row.js';
-import { findScheduleHead, renderScheduleBookings, renderTimesInSql, type ScheduleSelection } from '../../src/projections/bookings/schedule-json.js';
+import { findScheduledBookings } from '../../src/projections/booking/booking-queries.js';
+import { bookingToRow } from '../../src/projections/booking/booking-row.js';
+import { findScheduleHead, renderScheduleBookings, renderTimesInSql, type ScheduleSelection } from '../../src/projections/booking/schedule-json.js';
 import { projectors } from '../../src/projections/projectors.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 

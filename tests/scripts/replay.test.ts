@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { EventStore, RecordedEvent } from '../../src/infra/event-store/event-store.js';
 import { createPostgresEventStore } from '../../src/infra/event-store/postgres-event-store.js';
-import { startWebhookReceiver } from '../infra/webhooks/webhook-receiver.js';
+import { startWebhookReceiver } from '../infra/webhook/webhook-receiver.js';
 import { assertPublishedEvent } from '../support/published-event-schemas.js';
 import { postgresServer } from '../support/scratch-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';

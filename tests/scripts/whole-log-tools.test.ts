@@ -18,7 +18,7 @@ import type { NewEvent } from '../../src/infra/event-store/event-store.js';
 import { createPostgresEventStore } from '../../src/infra/event-store/postgres-event-store.js';
 import { publishedUnder, publishedEventNames } from '../../src/infra/event-store/published-event-condition.js';
 import { projectors } from '../../src/projections/projectors.js';
-import { findResource } from '../../src/projections/resources/resource-queries.js';
+import { findResource } from '../../src/projections/resource/resource-queries.js';
 import { snapshotOf } from '../support/read-model-snapshot.js';
 import { postgresServer } from '../support/scratch-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';

@@ -1,4 +1,4 @@
-import { zoneCreated } from '../../src/domain/records/device-record-events.js';
+import { zoneCreated } from '../../src/domain/record/device-record-events.js';
 import type { Database } from '../../src/infra/db/database.js';
 import { createPostgresEventStore } from '../../src/infra/event-store/postgres-event-store.js';
 import { projectors } from '../../src/projections/projectors.js';

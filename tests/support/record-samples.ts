@@ -1,4 +1,4 @@
-import type { DeviceRecord, ZoneRecord } from '../../src/domain/records/device-record.js';
+import type { DeviceRecord, ZoneRecord } from '../../src/domain/record/device-record.js';
 
 /** A zone record as the device service holds it. */
 export function zoneRecord(workspace: string, id: string, name = `Zone ${id}`): ZoneRecord {

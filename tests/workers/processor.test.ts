@@ -9,7 +9,7 @@ import { processBatch } from '../../src/workers/process-batch.js';
 import type { Processor } from '../../src/workers/processor.js';
 import { readCheckpoint } from '../../src/infra/event-store/processor-checkpoint.js';
 import { startProcessor } from '../../src/workers/start-processor.js';
-import { webhookRelay } from '../../src/workers/webhooks/webhook-relay.js';
+import { webhookRelay } from '../../src/workers/webhook/webhook-relay.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { bookingCreated, sampleBooking } from './booking-event-fixture.js';
 import { logSettled, waitFor } from './worker-test-kit.js';

@@ -9,6 +9,7 @@ import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { anonymousBookingJson, bookingJson, timeJson } from './booking-json.js';
 import { parseScheduleQuery } from './schedule-query.js';
+import { readSideOf } from '../route-reads.js';
 
 /** The instant an asOf answer stands at: with an offset, and not after now. */
 function asOfInstant(text: string, now: Temporal.Instant): Temporal.Instant {
@@ -27,7 +28,7 @@ export function asOfRouter(services: Services): Router {
   router.get('/bookings/:id', async (req, res, next) => {
     if (req.query.asOf === undefined) return next();
     const asOf = asOfInstant(String(req.query.asOf), services.now());
-    res.json(bookingJson(visibleBooking(principalOf(res), await bookingAsOf(services.logReader, req.params.id, asOf))));
+    res.json(bookingJson(visibleBooking(principalOf(res), await bookingAsOf(readSideOf(res).logReader, req.params.id, asOf))));
   });
 
   router.get('/resources/:id/schedule', async (req, res, next) => {
@@ -37,8 +38,8 @@ export function asOfRouter(services: Services): Router {
     const query = parseScheduleQuery(req.query);
     const { from, to, timeZone } = query;
     const statuses = new Set<string>(query.statuses);
-    const resource = await loadVisibleResource(services.db, actor, req.params.id);
-    const known = await bookingsAsOf(services.db, services.logReader, resource.id, asOf);
+    const resource = await loadVisibleResource(readSideOf(res).db, actor, req.params.id);
+    const known = await bookingsAsOf(readSideOf(res).db, readSideOf(res).logReader, resource.id, asOf);
     if (!known) throw notFound('resource');
     const [fromMs, toMs] = [from.epochMilliseconds, to.epochMilliseconds];
     const bookings = known

@@ -3,9 +3,10 @@ import { createBlackout } from '../../commands/blackout/create-blackout.js';
 import { deleteBlackout } from '../../commands/blackout/delete-blackout.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import { invalidRequest } from '../../domain/domain-error.js';
-import { listBlackouts } from '../../projections/blackouts/blackout-queries.js';
+import { listBlackouts } from '../../projections/blackout/blackout-queries.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../authenticate.js';
+import { readSideOf } from '../route-reads.js';
 
 type ListQuery = { workspace?: string; from?: string; to?: string; bookableResourceId?: string; page?: number | string; limit?: number | string };
 
@@ -26,7 +27,7 @@ export function blackoutsRouter(services: Services): Router {
     if (!workspace) throw invalidRequest('workspace is required: the token carries none', '/query/workspace');
     const from = query.from === undefined ? undefined : parseClientInstant(query.from, '/query/from');
     const to = query.to === undefined ? undefined : parseClientInstant(query.to, '/query/to');
-    res.json(await listBlackouts(services.db, { workspace, from, to, bookableResourceId: query.bookableResourceId?.toLowerCase() }, page));
+    res.json(await listBlackouts(readSideOf(res).db, { workspace, from, to, bookableResourceId: query.bookableResourceId?.toLowerCase() }, page));
   });
 
   router.delete('/:id', async (req, res) => {

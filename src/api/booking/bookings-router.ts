@@ -5,11 +5,12 @@ import { rescheduleBooking } from '../../commands/booking/reschedule-booking.js'
 import type { BookingStatus } from '../../domain/booking/booking.js';
 import { visibleBooking } from '../../domain/booking/booking-access.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
-import { findBookingOrArchived, listBookings, type BookingFilter } from '../../projections/bookings/booking-queries.js';
+import { findBookingOrArchived, listBookings, type BookingFilter } from '../../projections/booking/booking-queries.js';
 import { pageOf } from '../../domain/page.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { bookingJson } from './booking-json.js';
+import { readSideOf } from '../route-reads.js';
 
 type ListQuery = {
   workspace?: string;
@@ -55,12 +56,12 @@ export function bookingsRouter(services: Services): Router {
     }
     // LV4/LV5 see their own bookings, whatever booker they name.
     if (actor.level >= 4) filter.bookerProfileId = actor.sub;
-    const result = await listBookings(services.db, filter, page);
+    const result = await listBookings(readSideOf(res).db, filter, page);
     res.json({ ...result, data: result.data.map((b) => bookingJson(b)) });
   });
 
   router.get('/:id', async (req, res) => {
-    res.json(bookingJson(visibleBooking(principalOf(res), await findBookingOrArchived(services.db, req.params.id))));
+    res.json(bookingJson(visibleBooking(principalOf(res), await findBookingOrArchived(readSideOf(res).db, req.params.id))));
   });
 
   router.patch('/:id', async (req, res) => {

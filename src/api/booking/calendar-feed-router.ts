@@ -6,7 +6,7 @@ import { canSeeWorkspace, isAdmin, type Principal } from '../../domain/access/pr
 import { calendarEntryOf } from '../../domain/calendar/calendar-entry.js';
 import { feedOpens, feedWindow } from '../../domain/calendar/calendar-feed.js';
 import { notFound } from '../../domain/domain-error.js';
-import type { RateLimitedClient } from '../../domain/requests/rate-limit.js';
+import type { RateLimitedClient } from '../../domain/request/rate-limit.js';
 import { AuthenticationError } from '../../infra/auth/principal-from-claims.js';
 import { feedTokenHash } from '../../infra/auth/feed-token.js';
 import type { Executor } from '../../infra/db/database.js';

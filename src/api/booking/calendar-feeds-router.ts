@@ -8,6 +8,7 @@ import { findCalendarResource } from '../../projections/calendar/calendar-resour
 import { insertCalendarFeed, listCalendarFeeds, revokeCalendarFeed } from '../../projections/calendar/calendar-feeds.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
+import { readSideOf } from '../route-reads.js';
 
 const feedJson = (feed: CalendarFeed) => ({ id: feed.id, bookableResourceId: feed.bookableResourceId, createdAt: feed.createdAt });
 
@@ -39,7 +40,7 @@ export function calendarFeedsRouter(services: Services): Router {
   router.get('/', async (req, res) => {
     const actor = principalOf(res);
     const query = req.query as unknown as { page?: number; limit?: number };
-    const page = await listCalendarFeeds(services.db, actor, { page: query.page ?? 1, limit: query.limit ?? 20 });
+    const page = await listCalendarFeeds(readSideOf(res).db, actor, { page: query.page ?? 1, limit: query.limit ?? 20 });
     res.json({ ...page, data: page.data.map(feedJson) });
   });
 

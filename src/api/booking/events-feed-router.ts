@@ -5,6 +5,7 @@ import { publishedEventNames } from '../../infra/event-store/published-event-con
 import { readAuditFeed } from '../../projections/audit/read-audit-feed.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
+import { readSideOf } from '../route-reads.js';
 
 type FeedQuery = { after?: string | number; limit?: string | number; event?: string | string[]; workspace?: string };
 
@@ -32,7 +33,7 @@ export function eventsFeedRouter(services: Services): Router {
     const workspace = feedWorkspace(principalOf(res), query.workspace);
     const names = feedNames(query.event);
     const after = Number(query.after ?? 0);
-    const page = await readAuditFeed(services.logReader, { after, limit: Number(query.limit ?? 100), names, workspace });
+    const page = await readAuditFeed(readSideOf(res).logReader, { after, limit: Number(query.limit ?? 100), names, workspace });
     if (!page) throw invalidRequest(`after=${after} is no position of the log; continue from a "next" this feed answered`, '/query/after');
     res.json(page);
   });

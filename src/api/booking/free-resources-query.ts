@@ -5,7 +5,7 @@ import type { CreateSeries } from '../../domain/booking/series/decide-create-ser
 import { assertRecurrenceRule, clientTimeZone } from '../../domain/booking/series/series-pattern.js';
 import { DomainError, invalidRequest } from '../../domain/domain-error.js';
 import type { ResourceType } from '../../domain/resource/resource.js';
-import type { FreeResourcesQuery } from '../../projections/resources/search-free-resources.js';
+import type { FreeResourcesQuery } from '../../projections/resource/search-free-resources.js';
 import { answerZone } from './schedule-query.js';
 
 const maxWindowHours = 168;

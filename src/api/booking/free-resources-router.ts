@@ -1,12 +1,13 @@
 import { Router } from 'express';
 import type { Temporal } from 'temporal-polyfill';
 import { utcText } from '../../domain/booking/booking-time.js';
-import { searchFreeResources } from '../../projections/resources/search-free-resources.js';
+import { searchFreeResources } from '../../projections/resource/search-free-resources.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { timeJson } from './booking-json.js';
 import { asQueryFault, parseFreeResourcesQuery } from './free-resources-query.js';
 import { resourceJson } from './resource-json.js';
+import { readSideOf } from '../route-reads.js';
 
 /** GET /booking/v1/free-resources (contract §16). */
 export function freeResourcesRouter(services: Services): Router {
@@ -16,7 +17,7 @@ export function freeResourcesRouter(services: Services): Router {
     const actor = principalOf(res);
     const query = parseFreeResourcesQuery(req.query, actor);
     const time = (instant: Temporal.Instant) => timeJson(utcText(instant), query.answerZone);
-    const found = await searchFreeResources(services.db, actor, query, services.now()).catch((error: unknown) => {
+    const found = await searchFreeResources(readSideOf(res).db, actor, query, services.now()).catch((error: unknown) => {
       throw asQueryFault(error);
     });
     const listed = [

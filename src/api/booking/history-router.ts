@@ -7,10 +7,11 @@ import { forbidden, notFound } from '../../domain/domain-error.js';
 import { resourceStreamId } from '../../domain/resource/resource.js';
 import { bookingHistory } from '../../projections/history/booking-history.js';
 import { historyEventName } from '../../projections/history/history-event-name.js';
-import { findResource } from '../../projections/resources/resource-queries.js';
+import { findResource } from '../../projections/resource/resource-queries.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { bookingJson } from './booking-json.js';
+import { readSideOf } from '../route-reads.js';
 
 /** A resource's whole stream is for LV1–LV3, LV3 only for its groups' resources. */
 function assertMayReadResourceHistory(actor: Principal, groupId: string | null): void {
@@ -24,7 +25,7 @@ export function historyRouter(services: Services): Router {
   const router = Router();
 
   router.get('/bookings/:id/history', async (req, res) => {
-    const events = await services.logReader.readBookingEvents(req.params.id);
+    const events = await readSideOf(res).logReader.readBookingEvents(req.params.id);
     // Whoever may read the booking as it stands now may read how it got there.
     const latest = events.at(-1)?.data.booking as Booking | undefined;
     visibleBooking(principalOf(res), latest ?? null);
@@ -36,12 +37,12 @@ export function historyRouter(services: Services): Router {
     const query = req.query as { after?: string | number; limit?: string | number };
     const after = Number(query.after ?? -1);
     const limit = Number(query.limit ?? 100);
-    const resource = await findResource(services.db, req.params.id);
+    const resource = await findResource(readSideOf(res).db, req.params.id);
     if (!resource || !canSeeWorkspace(actor, resource.workspace)) throw notFound('resource');
     assertMayReadResourceHistory(actor, resource.groupId);
     const [events, blackouts] = await Promise.all([
-      services.logReader.readStreamEvents(resourceStreamId(resource.id), after, limit + 1),
-      resourceBlackoutEvents(services.logReader, resource.workspace, resource.id),
+      readSideOf(res).logReader.readStreamEvents(resourceStreamId(resource.id), after, limit + 1),
+      resourceBlackoutEvents(readSideOf(res).logReader, resource.workspace, resource.id),
     ]);
     const page = events.slice(0, limit);
     res.json({

@@ -5,9 +5,10 @@ import { quotaWorkspace } from '../../domain/quota/decide-quota.js';
 import { quotaUsageAccess } from '../../domain/quota/quota-usage-access.js';
 import { createQuota, type CreateQuotaInput } from '../../commands/quota/create-quota.js';
 import { deleteQuota } from '../../commands/quota/delete-quota.js';
-import { findQuotaUsages, listQuotas } from '../../projections/quotas/quota-queries.js';
+import { findQuotaUsages, listQuotas } from '../../projections/quota/quota-queries.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
+import { readSideOf } from '../route-reads.js';
 
 type ListQuery = { workspace?: string; page?: number; limit?: number };
 type UsageQuery = { workspace?: string; bookerProfileId?: string };
@@ -28,7 +29,7 @@ export function quotasRouter(services: Services): Router {
   router.get('/', async (req, res) => {
     const query = req.query as ListQuery;
     const workspace = workspaceOf(principalOf(res), query.workspace);
-    res.json(await listQuotas(services.db, workspace, { page: query.page ?? 1, limit: query.limit ?? 20 }));
+    res.json(await listQuotas(readSideOf(res).db, workspace, { page: query.page ?? 1, limit: query.limit ?? 20 }));
   });
 
   router.get('/usage', async (req, res) => {
@@ -36,7 +37,7 @@ export function quotasRouter(services: Services): Router {
     const query = req.query as UsageQuery;
     const booker = quotaUsageAccess(actor, query.bookerProfileId);
     const workspace = workspaceOf(actor, query.workspace);
-    const usages = await findQuotaUsages(services.db, workspace, booker, services.now());
+    const usages = await findQuotaUsages(readSideOf(res).db, workspace, booker, services.now());
     res.json({
       bookerProfileId: booker,
       usage: usages.map((u) => ({

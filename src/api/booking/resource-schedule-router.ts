@@ -10,14 +10,15 @@ import { utcText, utcTextOfEpochMs } from '../../domain/booking/booking-time.js'
 import { availableSlots, calendarDay } from '../../domain/booking/available-slots.js';
 import { invalidRequest, notFound } from '../../domain/domain-error.js';
 import type { Database, Executor } from '../../infra/db/database.js';
-import { findScheduledBookings } from '../../projections/bookings/booking-queries.js';
-import { findResourceWithBusyTimes } from '../../projections/bookings/busy-times.js';
-import { findScheduleHead, renderScheduleBookings, renderTimesInSql, type ScheduleView } from '../../projections/bookings/schedule-json.js';
+import { findScheduledBookings } from '../../projections/booking/booking-queries.js';
+import { findResourceWithBusyTimes } from '../../projections/booking/busy-times.js';
+import { findScheduleHead, renderScheduleBookings, renderTimesInSql, type ScheduleView } from '../../projections/booking/schedule-json.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { anonymousBookingJson, bookingJson, timeJson } from './booking-json.js';
 import { answerZone, parseScheduleQuery } from './schedule-query.js';
 import { twoGenerationCache } from './two-generation-cache.js';
+import { readSideOf } from '../route-reads.js';
 
 function calendarDate(text: string): Temporal.PlainDate {
   try {
@@ -115,7 +116,7 @@ export function resourceScheduleRouter(services: Services): Router {
   router.get('/:id/schedule', async (req, res) => {
     const actor = principalOf(res);
     const { from, to, timeZone, statuses } = parseScheduleQuery(req.query);
-    const head = await findScheduleHead(services.db, req.params.id);
+    const head = await findScheduleHead(readSideOf(res).db, req.params.id);
     if (!head || !canSeeWorkspace(actor, head.workspace)) throw notFound('resource');
     const bookableResourceId = head.id;
 
@@ -150,8 +151,8 @@ export function resourceScheduleRouter(services: Services): Router {
         const renderQuery = { bookableResourceId, from, to, statuses, timeZone, view };
         const bookings =
           timeZone === undefined || sqlWritesZone(services.db, timeZone)
-            ? await renderScheduleBookings(services.db, renderQuery, records)
-            : [Buffer.from(await scheduleBookingsInNode(services.db, actor, renderQuery))];
+            ? await renderScheduleBookings(readSideOf(res).db, renderQuery, records)
+            : [Buffer.from(await scheduleBookingsInNode(readSideOf(res).db, actor, renderQuery))];
         const opening = `{"resourceId":${JSON.stringify(bookableResourceId)},"from":${JSON.stringify(instantJson(from, timeZone))},"to":${JSON.stringify(instantJson(to, timeZone))},"timeZone":${JSON.stringify(timeZone ?? 'UTC')},"bookings":`;
         // Kept as bytes (one copy of the parts): a cache hit sends them without encoding 2 MB of text again.
         const body = Buffer.concat([Buffer.from(opening), ...bookings, closingBrace]);
@@ -170,7 +171,7 @@ export function resourceScheduleRouter(services: Services): Router {
     const timeZone = answerZone(query.tz);
     const slotMinutes = Number(query.slotMinutes ?? 30);
     const day = calendarDay(date, timeZone ?? 'UTC');
-    const found = await findResourceWithBusyTimes(services.db, req.params.id, day.start, day.end);
+    const found = await findResourceWithBusyTimes(readSideOf(res).db, req.params.id, day.start, day.end);
     if (!found || !canSeeWorkspace(actor, found.resource.workspace)) throw notFound('resource');
     const { resource, busy } = found;
     const earliestStart = services.now().add({ minutes: resource.bookingPolicy.minNoticeMinutes });

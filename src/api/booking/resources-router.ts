@@ -4,10 +4,11 @@ import { loadVisibleResource } from '../../commands/resource/load-visible-resour
 import { removeResource } from '../../commands/resource/remove-resource.js';
 import { updateResource } from '../../commands/resource/update-resource.js';
 import type { ResourceType } from '../../domain/resource/resource.js';
-import { listResources } from '../../projections/resources/resource-queries.js';
+import { listResources } from '../../projections/resource/resource-queries.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { resourceJson } from './resource-json.js';
+import { readSideOf } from '../route-reads.js';
 
 type ListQuery = { workspace?: string; resourceType?: ResourceType; isActive?: boolean; page: number; limit: number };
 
@@ -25,7 +26,7 @@ export function resourcesRouter(services: Services): Router {
     // Only LV1 looks across workspaces; everybody else sees their own whatever they ask for.
     const workspace = actor.level === 1 ? query.workspace : actor.workspace!;
     const page = await listResources(
-      services.db,
+      readSideOf(res).db,
       { workspace, resourceType: query.resourceType, isActive: query.isActive },
       { page: query.page ?? 1, limit: query.limit ?? 20 },
     );
@@ -33,7 +34,7 @@ export function resourcesRouter(services: Services): Router {
   });
 
   router.get('/:id', async (req, res) => {
-    res.json(resourceJson(await loadVisibleResource(services.db, principalOf(res), req.params.id)));
+    res.json(resourceJson(await loadVisibleResource(readSideOf(res).db, principalOf(res), req.params.id)));
   });
 
   router.patch('/:id', async (req, res) => {

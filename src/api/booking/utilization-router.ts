@@ -10,12 +10,13 @@ import { coversResource, type Blackout } from '../../domain/blackout/blackout.js
 import { utcText } from '../../domain/booking/booking-time.js';
 import { invalidRequest } from '../../domain/domain-error.js';
 import type { Executor } from '../../infra/db/database.js';
-import { findBlackoutsOverlapping } from '../../projections/blackouts/blackout-queries.js';
+import { findBlackoutsOverlapping } from '../../projections/blackout/blackout-queries.js';
 import { findAnalysedBookings, findAnalysedResources, listAnalysedResources, type AnalysedResource } from '../../projections/utilization/utilization-queries.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { timeJson } from './booking-json.js';
 import { parseScheduleQuery } from './schedule-query.js';
+import { readSideOf } from '../route-reads.js';
 
 type UtilizationQuery = { from?: string; to?: string; tz?: string; resourceId?: string | string[]; groupBy?: UtilizationGrouping };
 
@@ -49,13 +50,13 @@ export function utilizationRouter(services: Services): Router {
     const { from, to, timeZone: asked } = parseScheduleQuery(query);
     const timeZone = asked ?? 'UTC';
     assertCanReadUtilization(actor);
-    const resources = await analysedResources(services.db, actor, query.resourceId);
+    const resources = await analysedResources(readSideOf(res).db, actor, query.resourceId);
 
     const periods = utilizationPeriods(from, to, query.groupBy ?? 'resource', timeZone);
     const boundaries = periodBoundaries(periods);
     const [bookings, blackouts] = await Promise.all([
-      findAnalysedBookings(services.db, resources.map((r) => r.id), boundaries[0]!, boundaries.at(-1)!),
-      blackoutsOfWorkspaces(services.db, resources, Temporal.Instant.fromEpochMilliseconds(boundaries[0]!), Temporal.Instant.fromEpochMilliseconds(boundaries.at(-1)!)),
+      findAnalysedBookings(readSideOf(res).db, resources.map((r) => r.id), boundaries[0]!, boundaries.at(-1)!),
+      blackoutsOfWorkspaces(readSideOf(res).db, resources, Temporal.Instant.fromEpochMilliseconds(boundaries[0]!), Temporal.Instant.fromEpochMilliseconds(boundaries.at(-1)!)),
     ]);
     // Resources sharing their hours and blackouts (the usual case) share the open minutes' computation.
     const openByHours = new Map<string, number[]>();

@@ -1,9 +1,10 @@
 import { Router } from 'express';
 import type { Principal } from '../../domain/access/principal.js';
 import { forbidden, notFound } from '../../domain/domain-error.js';
-import { listDeadLetters, redeliverDeadLetter } from '../../infra/webhooks/dead-letters.js';
+import { listDeadLetters, redeliverDeadLetter } from '../../projections/webhook/dead-letters.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
+import { readSideOf } from '../route-reads.js';
 
 /** LV1 sees every workspace, LV2 its own; nobody else handles deliveries. */
 function deadLetterScope(actor: Principal): string | undefined {
@@ -18,7 +19,7 @@ export function webhooksRouter(services: Services): Router {
   router.get('/dead-letters', async (req, res) => {
     const workspace = deadLetterScope(principalOf(res));
     const query = req.query as unknown as { page?: number; limit?: number };
-    res.json(await listDeadLetters(services.db, workspace, { page: query.page ?? 1, limit: query.limit ?? 20 }));
+    res.json(await listDeadLetters(readSideOf(res).db, workspace, { page: query.page ?? 1, limit: query.limit ?? 20 }));
   });
 
   router.post('/dead-letters/:id/redeliver', async (req, res) => {

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { projects, publishers } from '../../commands/catalog/catalog-records.js';
-import { recordRouter } from '../records/record-router.js';
+import { recordRouter } from '../record/record-router.js';
 import type { Services } from '../../services.js';
 import { applicationsRouter } from './applications-router.js';
 import { marketplaceRouter } from './marketplace-router.js';

@@ -1,12 +1,13 @@
 import { Router } from 'express';
-import { locateRecord } from '../../commands/records/locate-record.js';
-import { parseListQuery, parseReadQuery } from '../../domain/records/parse-record-query.js';
-import { readScopeOf } from '../../domain/records/record-access.js';
-import { marketplaceKind } from '../../infra/records/catalog/marketplace-kind.js';
-import { selectRecordPage } from '../../infra/records/select-records.js';
-import { recordQueryOf } from '../records/record-query-string.js';
-import { recordIdOf } from '../records/record-request.js';
+import { locateRecord } from '../../commands/record/locate-record.js';
+import { parseListQuery, parseReadQuery } from '../../domain/record/parse-record-query.js';
+import { readScopeOf } from '../../domain/record/record-access.js';
+import { marketplaceKind } from '../../projections/record/catalog/marketplace-kind.js';
+import { selectRecordPage } from '../../projections/record/select-records.js';
+import { recordQueryOf } from '../record/record-query-string.js';
+import { recordIdOf } from '../record/record-request.js';
 import type { Services } from '../../services.js';
+import { readSideOf } from '../route-reads.js';
 
 /**
  * GET /catalog/v1/marketplace and /{id}: the released applications, for every level (they belong
@@ -17,12 +18,12 @@ export function marketplaceRouter(services: Services): Router {
   const scope = readScopeOf(marketplaceKind, { workspace: null });
 
   router.get('/', async (req, res) => {
-    res.json(await selectRecordPage(services.db, marketplaceKind, scope, parseListQuery(marketplaceKind, recordQueryOf(req))));
+    res.json(await selectRecordPage(readSideOf(res).db, marketplaceKind, scope, parseListQuery(marketplaceKind, recordQueryOf(req))));
   });
 
   router.get('/:id', async (req, res) => {
     const query = parseReadQuery(marketplaceKind, recordQueryOf(req));
-    res.json(await locateRecord(services.db, marketplaceKind, scope, recordIdOf(marketplaceKind, req), query));
+    res.json(await locateRecord(readSideOf(res).db, marketplaceKind, scope, recordIdOf(marketplaceKind, req), query));
   });
 
   return router;

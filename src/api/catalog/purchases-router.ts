@@ -1,8 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import { purchases } from '../../commands/catalog/catalog-records.js';
 import { principalOf } from '../authenticate.js';
-import { requestedWorkspaceOf } from '../records/record-request.js';
-import { recordRouter } from '../records/record-router.js';
+import { requestedWorkspaceOf } from '../record/record-request.js';
+import { recordRouter } from '../record/record-router.js';
 import type { Services } from '../../services.js';
 
 type PurchaseBody = Record<string, unknown>;

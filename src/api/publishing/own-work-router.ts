@@ -1,9 +1,9 @@
 import { Router, type RequestHandler } from 'express';
 import { listOwnWork } from '../../commands/publishing/list-own-work.js';
-import { parseListQuery } from '../../domain/records/parse-record-query.js';
-import type { RecordKind } from '../../domain/records/record-kind.js';
-import { ownApplicationKind, ownProjectKind } from '../../infra/records/catalog/own-work-kinds.js';
-import { recordQueryOf } from '../records/record-query-string.js';
+import { parseListQuery } from '../../domain/record/parse-record-query.js';
+import type { RecordKind } from '../../domain/record/record-kind.js';
+import { ownApplicationKind, ownProjectKind } from '../../projections/record/catalog/own-work-kinds.js';
+import { recordQueryOf } from '../record/record-query-string.js';
 import type { Services } from '../../services.js';
 import { enabledPublishing } from './enabled-publishing.js';
 import { publisherPrincipalOf } from './publisher-principal-of.js';

@@ -12,7 +12,7 @@ import { resourceStreamId } from '../../domain/resource/resource.js';
 import type { DB } from '../../infra/db/schema.js';
 import type { AppendInTransaction } from '../../infra/event-store/event-store.js';
 import { WrongExpectedRevisionError } from '../../infra/event-store/wrong-expected-revision-error.js';
-import { findActiveBookingsInBlackout, findResourcesByIds, findWorkspaceResourceIds } from '../../projections/blackouts/blackout-queries.js';
+import { findActiveBookingsInBlackout, findResourcesByIds, findWorkspaceResourceIds } from '../../projections/blackout/blackout-queries.js';
 import type { CommandContext } from '../command-context.js';
 
 export type CreateBlackoutInput = {

@@ -1,7 +1,7 @@
 import type { Principal } from '../../domain/access/principal.js';
 import { blackoutStreamId } from '../../domain/blackout/blackout.js';
 import { decideDeleteBlackout } from '../../domain/blackout/decide-delete-blackout.js';
-import { findBlackout, findResourcesByIds } from '../../projections/blackouts/blackout-queries.js';
+import { findBlackout, findResourcesByIds } from '../../projections/blackout/blackout-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 

@@ -2,7 +2,7 @@ import { Temporal } from 'temporal-polyfill';
 import { archivableStatuses, archiveCutoff, decideArchiveBookings } from '../../domain/booking/decide-archive-bookings.js';
 import { resourceStreamId } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
-import { rowToBooking } from '../../projections/bookings/booking-row.js';
+import { rowToBooking } from '../../projections/booking/booking-row.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 

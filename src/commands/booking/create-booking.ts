@@ -6,13 +6,13 @@ import { namedBookerId } from '../../domain/booking/booker.js';
 import { bookingWorkspace } from '../../domain/booking/booking-workspace.js';
 import { decideCreateBooking, type CreateBooking, type CreateBookingState } from '../../domain/booking/decide-create-booking.js';
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
-import { findBookingCreateState } from '../../projections/bookings/booking-queries.js';
-import { findRegisteredResourceId, type FoundRegistration } from '../../projections/resources/find-registered-resource-id.js';
+import { findBookingCreateState } from '../../projections/booking/booking-queries.js';
+import { findRegisteredResourceId, type FoundRegistration } from '../../projections/resource/find-registered-resource-id.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 import { quotaGuardOfBooking } from './quota-guard-of-booking.js';
 import { quotaOrOverlapMeansRetry } from './quota-hold.js';
-import { usagesOfQuotas } from '../../projections/quotas/quota-queries.js';
+import { usagesOfQuotas } from '../../projections/quota/quota-queries.js';
 import { quotaMatches } from '../../domain/quota/quota.js';
 
 export type CreateBookingInput = {

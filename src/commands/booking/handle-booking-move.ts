@@ -3,7 +3,7 @@ import type { BookingEvent } from '../../domain/booking/booking-events.js';
 import type { BookingMoveState } from '../../domain/booking/booking-move-state.js';
 import { resourceStreamId } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
-import { findBookedResource, findBooking } from '../../projections/bookings/booking-queries.js';
+import { findBookedResource, findBooking } from '../../projections/booking/booking-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand, type CommandSpec } from '../handle-command.js';
 import { overlapMeansRetry } from './overlap-means-retry.js';

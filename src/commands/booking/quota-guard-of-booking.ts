@@ -3,7 +3,7 @@ import { quotaMatches } from '../../domain/quota/quota.js';
 import { usagesFingerprint } from '../../domain/quota/quota-fingerprint.js';
 import type { QuotaUsage } from '../../domain/quota/quota-usage.js';
 import type { Resource } from '../../domain/resource/resource.js';
-import { findQuotaUsages } from '../../projections/quotas/quota-queries.js';
+import { findQuotaUsages } from '../../projections/quota/quota-queries.js';
 import { holdQuota } from './quota-hold.js';
 
 /**

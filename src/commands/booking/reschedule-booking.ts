@@ -4,13 +4,13 @@ import { instantOf, parseClientInstant } from '../../domain/booking/booking-time
 import { decideRescheduleBooking, type RescheduleBooking, type RescheduleBookingState } from '../../domain/booking/decide-reschedule-booking.js';
 import { occupiedRangesOf } from '../../domain/booking/occupied-range.js';
 import { notFound } from '../../domain/domain-error.js';
-import { findBlackoutsOverlapping } from '../../projections/blackouts/blackout-queries.js';
-import { findActiveOverlapping } from '../../projections/bookings/booking-queries.js';
+import { findBlackoutsOverlapping } from '../../projections/blackout/blackout-queries.js';
+import { findActiveOverlapping } from '../../projections/booking/booking-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleBookingMove } from './handle-booking-move.js';
 import { quotaGuardOfBooking } from './quota-guard-of-booking.js';
 import { quotaOrOverlapMeansRetry } from './quota-hold.js';
-import { findQuotaUsages } from '../../projections/quotas/quota-queries.js';
+import { findQuotaUsages } from '../../projections/quota/quota-queries.js';
 
 export type RescheduleBookingInput = { startTime?: string; endTime?: string; title?: string };
 

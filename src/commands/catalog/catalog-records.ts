@@ -1,10 +1,10 @@
 import { platformRecordAccess } from '../../domain/catalog/catalog-access.js';
-import { deviceRecordAccess } from '../../domain/records/record-access.js';
-import { applicationKind } from '../../infra/records/catalog/application-kind.js';
-import { projectKind } from '../../infra/records/catalog/project-kind.js';
-import { publisherKind } from '../../infra/records/catalog/publisher-kind.js';
-import { purchaseKind } from '../../infra/records/catalog/purchase-kind.js';
-import type { RecordKindConfig } from '../records/record-kind-config.js';
+import { deviceRecordAccess } from '../../domain/record/record-access.js';
+import { applicationKind } from '../../projections/record/catalog/application-kind.js';
+import { projectKind } from '../../projections/record/catalog/project-kind.js';
+import { publisherKind } from '../../projections/record/catalog/publisher-kind.js';
+import { purchaseKind } from '../../projections/record/catalog/purchase-kind.js';
+import type { RecordKindConfig } from '../record/record-kind-config.js';
 import { catalogRules } from './catalog-rules.js';
 
 export const publishers: RecordKindConfig = {

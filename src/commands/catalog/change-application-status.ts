@@ -3,9 +3,9 @@ import type { ApplicationStatus } from '../../domain/catalog/application-status.
 import { applicationStatusChanged } from '../../domain/catalog/catalog-record-events.js';
 import { decideApplicationStatus } from '../../domain/catalog/decide-application-status.js';
 import { notFound } from '../../domain/domain-error.js';
-import type { RecordJson } from '../../domain/records/record-kind.js';
+import type { RecordJson } from '../../domain/record/record-kind.js';
 import type { CommandContext } from '../command-context.js';
-import { writeRecord } from '../records/write-record.js';
+import { writeRecord } from '../record/write-record.js';
 import { applications } from './catalog-records.js';
 
 /** A reviewer's move of an application to another status: ApplicationStatusChanged on the application's stream. */

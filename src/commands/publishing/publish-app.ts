@@ -4,14 +4,14 @@ import { decidePublish, type PublishingPublisher } from '../../domain/publishing
 import { publishFormOf } from '../../domain/publishing/publish-form.js';
 import { publishImagesOf, type PublishImage } from '../../domain/publishing/publish-images.js';
 import type { PublishUpload } from '../../domain/publishing/publish-upload.js';
-import type { RecordJson } from '../../domain/records/record-kind.js';
+import type { RecordJson } from '../../domain/record/record-kind.js';
 import { checkZipPackage } from '../../infra/publishing/check-zip-package.js';
 import type { EnabledPublishing } from '../../infra/publishing/publishing.js';
-import { findProjectForApp, isAppSubmitted, storeApplicationPackage } from '../../infra/publishing/publishing-queries.js';
-import { nextRecordId } from '../../infra/records/record-rows.js';
+import { findProjectForApp, isAppSubmitted, storeApplicationPackage } from '../../projections/record/catalog/publishing-queries.js';
+import { nextRecordId } from '../../projections/record/record-rows.js';
 import { applications } from '../catalog/catalog-records.js';
 import type { CommandContext } from '../command-context.js';
-import { writeRecord } from '../records/write-record.js';
+import { writeRecord } from '../record/write-record.js';
 
 /**
  * Judges an upload (400 form, 415 package and images, then decidePublish: 403, 404, 403, 409),

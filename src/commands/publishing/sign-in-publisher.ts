@@ -1,11 +1,11 @@
 import { DomainError } from '../../domain/domain-error.js';
 import type { OAuthProviderName, ProviderIdentity } from '../../infra/oauth/oauth-provider.js';
 import { publisherTokenLifetimeSeconds, type PublisherTokens } from '../../infra/publishing/publisher-tokens.js';
-import { findPublisherByEmail, linkPublisherIdentity, type PublisherRow } from '../../infra/publishing/publishing-queries.js';
-import { nextRecordId } from '../../infra/records/record-rows.js';
+import { findPublisherByEmail, linkPublisherIdentity, type PublisherRow } from '../../projections/record/catalog/publishing-queries.js';
+import { nextRecordId } from '../../projections/record/record-rows.js';
 import { publishers } from '../catalog/catalog-records.js';
 import type { CommandContext } from '../command-context.js';
-import { writeRecord } from '../records/write-record.js';
+import { writeRecord } from '../record/write-record.js';
 
 /** The answer of a sign-in callback (contract §11). */
 export type PublisherSignIn = { accessToken: string; tokenType: 'Bearer'; expiresIn: number };

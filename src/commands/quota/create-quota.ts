@@ -4,7 +4,7 @@ import { decideCreateQuota, type CreateQuota } from '../../domain/quota/decide-q
 import type { Quota } from '../../domain/quota/quota.js';
 import { quotaStreamId } from '../../domain/quota/quota-events.js';
 import type { Resource } from '../../domain/resource/resource.js';
-import { findResource } from '../../projections/resources/resource-queries.js';
+import { findResource } from '../../projections/resource/resource-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 

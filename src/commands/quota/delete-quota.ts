@@ -1,7 +1,7 @@
 import type { Principal } from '../../domain/access/principal.js';
 import { decideDeleteQuota } from '../../domain/quota/decide-quota.js';
 import { quotaStreamId } from '../../domain/quota/quota-events.js';
-import { findQuota } from '../../projections/quotas/quota-queries.js';
+import { findQuota } from '../../projections/quota/quota-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 

@@ -1,6 +1,6 @@
 import { decideDeactivate } from '../../domain/resource/decide-resource.js';
 import { resourceStreamId } from '../../domain/resource/resource.js';
-import { findResource } from '../../projections/resources/resource-queries.js';
+import { findResource } from '../../projections/resource/resource-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 

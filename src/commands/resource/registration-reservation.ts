@@ -8,7 +8,7 @@ import {
   type Reservation,
 } from '../../domain/resource/registration-reservation.js';
 import { resourceStreamId } from '../../domain/resource/resource.js';
-import { findRegistration, findResource } from '../../projections/resources/resource-queries.js';
+import { findRegistration, findResource } from '../../projections/resource/resource-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 

@@ -2,7 +2,7 @@ import type { Principal } from '../../domain/access/principal.js';
 import { decideResourceRemovalCancellations } from '../../domain/booking/decide-resource-removal-cancellations.js';
 import { decideRemove } from '../../domain/resource/decide-resource.js';
 import { resourceStreamId } from '../../domain/resource/resource.js';
-import { findUpcomingActiveBookings } from '../../projections/bookings/booking-queries.js';
+import { findUpcomingActiveBookings } from '../../projections/booking/booking-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 import { loadVisibleResource } from './load-visible-resource.js';

@@ -1,6 +1,6 @@
 import { decideRename } from '../../domain/resource/decide-resource.js';
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
-import { findRegistration, findResource } from '../../projections/resources/resource-queries.js';
+import { findRegistration, findResource } from '../../projections/resource/resource-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 

@@ -1,4 +1,4 @@
-import type { PublishedBody } from '../booking/published-body.js';
+import type { PublishedBody } from '../published-body.js';
 import { isBlackoutEvent, publishedBlackoutEventName } from './blackout-events.js';
 
 /** The published form of a blackout event: data is the blackout (contract §17); null for any other event. */

@@ -1,4 +1,4 @@
-import type { Condition } from '../records/record-query.js';
+import type { Condition } from '../record/record-query.js';
 
 /** Spec 3, in the order given. */
 export const applicationStatuses = ['SUBMISSION', 'REVIEW', 'APPROVAL', 'PRE_RELEASE', 'RELEASE', 'UNAVAILABLE'] as const;

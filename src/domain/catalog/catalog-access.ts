@@ -1,4 +1,4 @@
-import type { RecordAccess } from '../records/record-access.js';
+import type { RecordAccess } from '../record/record-access.js';
 
 /**
  * Projects, applications and publishers belong to no workspace: every level

@@ -1,4 +1,4 @@
-import type { Condition } from '../records/record-query.js';
+import type { Condition } from '../record/record-query.js';
 
 /** A publisher's own projects and applications: those whose publisherId is its id, whatever else the query asks. */
 export function ownWorkCondition(publisherId: number): Condition {

@@ -1,5 +1,5 @@
 import { invalidRequest } from '../domain-error.js';
-import { isStorableText } from '../records/coerce-field-value.js';
+import { isStorableText } from '../record/coerce-field-value.js';
 
 /** The text fields of an upload (spec 4.1); optional ones are null when left out. */
 export type PublishForm = {

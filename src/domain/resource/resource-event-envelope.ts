@@ -1,4 +1,4 @@
-import type { PublishedBody } from '../booking/published-body.js';
+import type { PublishedBody } from '../published-body.js';
 import { resourceEventTypes, type ResourceEvent, type ResourceRecord } from './resource-events.js';
 
 /** The published name of a resource event: a PATCH of isActive is an activation or a deactivation. */

@@ -1,5 +1,5 @@
 import { FORWARDS, START, type EventStoreDBClient, type Position } from '@eventstore/db-client';
-import { toEventEnvelope } from '../../domain/booking/event-envelope.js';
+import { toEventEnvelope } from '../../domain/event-envelope.js';
 import type { RecordedEvent } from './event-store.js';
 import { eventsOf, isSystemEvent } from './eventstoredb-reads.js';
 import type { PublishedPage, PublishedRead } from './log-reader.js';

@@ -9,6 +9,8 @@ import { createWorkerStatusBoard, type WorkerStatusBoard } from './worker-status
 export type Monitoring = {
   httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
   eventsAppended: Counter<'type'>;
+  /** Reads by the database that served them (contract §19). */
+  dbReads: Counter<'target'>;
   workers: WorkerStatusBoard;
   /** Every metric in the Prometheus text format: these services' and the process's. */
   scrape(): Promise<{ contentType: string; body: string }>;
@@ -32,6 +34,12 @@ export function createMonitoring(db: Database, readLags: () => Promise<Processor
     name: 'events_appended_total',
     help: 'Events appended to the log by this process, by type',
     labelNames: ['type'] as const,
+    registers: [registry],
+  });
+  const dbReads = new Counter({
+    name: 'db_reads_total',
+    help: 'Read requests by the database that served them: the replica or the primary',
+    labelNames: ['target'] as const,
     registers: [registry],
   });
   /** The checkpoints, read once per scrape for both gauges made of them. */
@@ -83,6 +91,7 @@ export function createMonitoring(db: Database, readLags: () => Promise<Processor
   return {
     httpRequestDuration,
     eventsAppended,
+    dbReads,
     workers: createWorkerStatusBoard(readLags, now),
     async scrape() {
       checkpoints = readLags().catch(() => []);

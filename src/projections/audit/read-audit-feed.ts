@@ -1,4 +1,4 @@
-import { toEventEnvelope, type EventEnvelope } from '../../domain/booking/event-envelope.js';
+import { toEventEnvelope, type EventEnvelope } from '../../domain/event-envelope.js';
 import type { LogReader, PublishedRead } from '../../infra/event-store/log-reader.js';
 
 export type AuditFeedQuery = Omit<PublishedRead, 'maxCount'> & { limit: number };

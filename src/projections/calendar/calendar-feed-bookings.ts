@@ -5,7 +5,7 @@ import { maxFeedEvents, type FeedWindow } from '../../domain/calendar/calendar-f
 import type { Executor } from '../../infra/db/database.js';
 import { compileOnce, holesOf, type Holes } from '../../infra/db/sql-template.js';
 import type { BookingRow } from '../../infra/db/tables/bookings.table.js';
-import { rowToBooking } from '../bookings/booking-row.js';
+import { rowToBooking } from '../booking/booking-row.js';
 
 /**
  * The bookings of a calendar feed (contract §18): series parents aside, overlapping the window,

@@ -1,5 +1,5 @@
 import type { Message, Producer } from 'kafkajs';
-import { envelopeKey, toEventEnvelope, type EventEnvelope } from '../../domain/booking/event-envelope.js';
+import { envelopeKey, toEventEnvelope, type EventEnvelope } from '../../domain/event-envelope.js';
 import type { RecordedEvent } from '../../infra/event-store/event-store.js';
 import { startDeliverySpan, type DeliverySpan } from '../../infra/telemetry/delivery-span.js';
 import { traceparentOf } from '../../infra/telemetry/trace-context.js';

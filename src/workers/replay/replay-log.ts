@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import cliProgress from 'cli-progress';
-import { toEventEnvelope } from '../../domain/booking/event-envelope.js';
+import { toEventEnvelope } from '../../domain/event-envelope.js';
 import type { LogReader } from '../../infra/event-store/log-reader.js';
 import { publishedEventNames } from '../../infra/event-store/published-event-condition.js';
 import { openReplayTarget, type ReplayTargetName, type SendEnvelopes } from './replay-targets.js';

@@ -1,8 +1,8 @@
 import type { Writable } from 'node:stream';
-import type { EventEnvelope } from '../../domain/booking/event-envelope.js';
+import type { EventEnvelope } from '../../domain/event-envelope.js';
 import { createKafkaProducer } from '../../infra/kafka/create-kafka-producer.js';
 import { createLogger } from '../../infra/logger.js';
-import { postWebhook } from '../../infra/webhooks/post-webhook.js';
+import { postWebhook } from '../../infra/webhook/post-webhook.js';
 import { toKafkaMessage } from '../kafka/kafka-relay.js';
 import { ReplayUsageError } from './replay-usage-error.js';
 

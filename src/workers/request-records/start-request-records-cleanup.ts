@@ -1,4 +1,4 @@
-import { rateLimitWindowSeconds } from '../../domain/requests/rate-limit.js';
+import { rateLimitWindowSeconds } from '../../domain/request/rate-limit.js';
 import { deleteExpiredIdempotencyKeys } from '../../infra/idempotency/idempotency-records.js';
 import { deleteIdleBuckets } from '../../infra/rate-limit/token-buckets.js';
 import type { Services } from '../../services.js';

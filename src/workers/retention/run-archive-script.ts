@@ -7,7 +7,7 @@ import { loadConfig } from '../../infra/config.js';
 import { createDatabase, type Database } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
 import { createLogger, prettyLogs } from '../../infra/logger.js';
-import { openEventStore, type OpenedEventStore } from '../projections/open-event-store.js';
+import { openEventStore, type OpenedEventStore } from '../../open-event-store.js';
 
 /** Where the script's configuration comes from and where it writes: the final line on stdout, everything else on stderr. */
 export type ArchiveScriptIo = { env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable };

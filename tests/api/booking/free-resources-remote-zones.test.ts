@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Temporal } from 'temporal-polyfill';
 import { createRemoteDeviceDirectory } from '../../../src/infra/device-service/remote-device-directory.js';
-import { reconcileResources } from '../../../src/workers/devices/reconcile-resources.js';
+import { reconcileResources } from '../../../src/workers/device/reconcile-resources.js';
 import { startFakeDeviceService, type FakeDeviceService } from '../../support/fake-device-service.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 

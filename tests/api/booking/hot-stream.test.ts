@@ -1,19 +1,8 @@
 import { expect } from 'chai';
-import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
-import { platformKey } from '../../support/test-keys.js';
+import type { ServiceProcess } from '../../support/service-process.js';
+import { postJson, startSiblingProcesses } from '../../support/sibling-processes.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { bookingBody, registerZone } from './booking-api.js';
-
-type Answer = { status: number; body: any };
-
-async function post(url: string, body: unknown, token: string): Promise<Answer> {
-  const res = await fetch(`${url}/booking/v1/bookings`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 const day = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -31,15 +20,7 @@ describe('a hot stream: many processes creating on one resource at once', functi
   before(async function () {
     server = await startTestServer();
     if (!server.database.isServer) return this.skip(); // the embedded database serves one process
-    const env = {
-      ...server.database.env,
-      APP_ENV: 'production',
-      PLATFORM_AUTH_ENDPOINT: platformKey.publicKey,
-      DATA_DIR: `/tmp/booking-test-${process.pid}-hot`,
-      DB_POOL_SIZE: '10',
-      WEB_CONCURRENCY: '1',
-    };
-    processes = await Promise.all([1, 2].map(() => startServiceProcess(env)));
+    processes = await startSiblingProcesses(server, 2, 'hot');
   });
   after(async () => {
     await Promise.all(processes.map((p) => p.stop()));
@@ -54,7 +35,7 @@ describe('a hot stream: many processes creating on one resource at once', functi
       const answers = await Promise.all(
         Array.from({ length: 128 }, (_, i) => {
           const start = base + i * 3_600_000;
-          return post(processes[i % 2]!.url, bookingBody(zoneId, iso(start), iso(start + 3_600_000)), server.token({ level: 'LV4', sub: `hot-user-${i}` }));
+          return postJson(processes[i % 2]!.url, '/booking/v1/bookings', bookingBody(zoneId, iso(start), iso(start + 3_600_000)), server.token({ level: 'LV4', sub: `hot-user-${i}` }));
         }),
       );
       const failed = answers.filter((a) => a.status !== 201);

@@ -1,29 +1,10 @@
 import { expect } from 'chai';
-import { startServiceProcess, type ServiceProcess } from '../../support/service-process.js';
-import { platformKey } from '../../support/test-keys.js';
+import type { ServiceProcess } from '../../support/service-process.js';
+import { postJson, startSiblingProcesses } from '../../support/sibling-processes.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { bookingBody, registerZone } from './booking-api.js';
 
 type Answer = { status: number; body: any };
-
-const startChild = (server: TestServer) =>
-  startServiceProcess({
-    ...server.database.env,
-    APP_ENV: 'production',
-    PLATFORM_AUTH_ENDPOINT: platformKey.publicKey,
-    DATA_DIR: `/tmp/booking-test-${process.pid}-quota-children`,
-    DB_POOL_SIZE: '10',
-    WEB_CONCURRENCY: '1',
-  });
-
-async function post(url: string, path: string, body: unknown, token: string): Promise<Answer> {
-  const res = await fetch(`${url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 const day = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -45,7 +26,7 @@ describe('a quota under concurrency: one booker on many resources from two servi
       zones.push(`race-zone-${i}`);
       await registerZone(server, zones[i]!, { bookingPolicy: { maxAdvanceDays: 365 } });
     }
-    processes = await Promise.all([1, 2].map(() => startChild(server)));
+    processes = await startSiblingProcesses(server, 2, 'quota-children');
   });
   after(async () => {
     await Promise.all(processes.map((p) => p.stop()));
@@ -62,7 +43,7 @@ describe('a quota under concurrency: one booker on many resources from two servi
     return Promise.all(
       zones.map((zoneId, i) => {
         const start = base + dayIndex * day + 9 * 3_600_000 + (i % 6) * 15 * 60_000;
-        return post(processes[i % 2]!.url, '/booking/v1/bookings', bookingBody(zoneId, iso(start), iso(start + minutes * 60_000)), token);
+        return postJson(processes[i % 2]!.url, '/booking/v1/bookings', bookingBody(zoneId, iso(start), iso(start + minutes * 60_000)), token);
       }),
     );
   }
@@ -78,7 +59,7 @@ describe('a quota under concurrency: one booker on many resources from two servi
   }
 
   it(`${resources} simultaneous creates against a quota of 5 bookings a day: exactly 5 stand, the rest 422 quota`, async () => {
-    const quota = await post(server.url, '/booking/v1/quotas', { limit: 5, unit: 'bookings', per: 'day' }, admin());
+    const quota = await postJson(server.url, '/booking/v1/quotas', { limit: 5, unit: 'bookings', per: 'day' }, admin());
     expect(quota.status).to.equal(201);
     const answers = await race('racer-count', 30, 0);
     expectOnlyQuotaRefusals(answers, quota.body.id, 5);
@@ -87,7 +68,7 @@ describe('a quota under concurrency: one booker on many resources from two servi
   });
 
   it(`${resources} simultaneous 45-minute creates against 3 hours a day: the stored hours never pass 3`, async () => {
-    const quota = await post(server.url, '/booking/v1/quotas', { limit: 3, unit: 'hours', per: 'day', resourceType: 'zone' }, admin());
+    const quota = await postJson(server.url, '/booking/v1/quotas', { limit: 3, unit: 'hours', per: 'day', resourceType: 'zone' }, admin());
     expect(quota.status).to.equal(201);
     const answers = await race('racer-hours', 45, 1);
     expectOnlyQuotaRefusals(answers, quota.body.id, 4);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { reconcileResources } from '../../../src/workers/devices/reconcile-resources.js';
+import { reconcileResources } from '../../../src/workers/device/reconcile-resources.js';
 import { startWorkers } from '../../../src/workers/start-workers.js';
 import { startFakeDeviceService, type FakeDeviceService } from '../../support/fake-device-service.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { fastWorkerOptions, waitFor } from '../../workers/worker-test-kit.js';
-import { deviceBody } from '../records/record-api.js';
+import { deviceBody } from '../record/record-api.js';
 
 type Change = { changes: Record<string, unknown>; by: string };
 

@@ -1,11 +1,11 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
 import { applicationStatuses } from '../../../src/domain/catalog/application-status.js';
-import type { RecordKind } from '../../../src/domain/records/record-kind.js';
-import { applicationKind } from '../../../src/infra/records/catalog/application-kind.js';
-import { projectKind } from '../../../src/infra/records/catalog/project-kind.js';
-import { publisherKind } from '../../../src/infra/records/catalog/publisher-kind.js';
-import { purchaseKind } from '../../../src/infra/records/catalog/purchase-kind.js';
+import type { RecordKind } from '../../../src/domain/record/record-kind.js';
+import { applicationKind } from '../../../src/projections/record/catalog/application-kind.js';
+import { projectKind } from '../../../src/projections/record/catalog/project-kind.js';
+import { publisherKind } from '../../../src/projections/record/catalog/publisher-kind.js';
+import { purchaseKind } from '../../../src/projections/record/catalog/purchase-kind.js';
 import { loadOpenApi, openApiText, openObjects, operations, type Json } from '../../support/openapi-document.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 

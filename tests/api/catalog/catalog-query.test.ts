@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
-import { withQuery } from '../records/record-api.js';
+import { withQuery } from '../record/record-api.js';
 import { catalogClient, ids } from './catalog-api.js';
 
 describe('the query language on catalog records', function () {

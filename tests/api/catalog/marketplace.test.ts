@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ApplicationStatus } from '../../../src/domain/catalog/application-status.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
-import { withQuery } from '../records/record-api.js';
+import { withQuery } from '../record/record-api.js';
 import { catalogClient, ids } from './catalog-api.js';
 
 describe('the marketplace is the released applications', function () {

@@ -4,7 +4,7 @@ import type { BookingCancelled } from '../../../domain/booking/booking-events.js
 import { decideCancelSeries } from '../../../domain/booking/series/decide-cancel-series.js';
 import { notFound } from '../../../domain/domain-error.js';
 import { resourceStreamId } from '../../../domain/resource/resource.js';
-import { findBooking } from '../../../projections/bookings/booking-queries.js';
+import { findBooking } from '../../../projections/booking/booking-queries.js';
 import type { CommandContext } from '../../command-context.js';
 import { handleCommand } from '../../handle-command.js';
 import { loadSeries } from './load-series.js';

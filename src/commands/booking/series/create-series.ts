@@ -5,7 +5,7 @@ import { decideCreateSeries } from '../../../domain/booking/series/decide-create
 import { bookingWorkspace } from '../../../domain/booking/booking-workspace.js';
 import { notFound } from '../../../domain/domain-error.js';
 import { resourceStreamId } from '../../../domain/resource/resource.js';
-import { findRegistration } from '../../../projections/resources/resource-queries.js';
+import { findRegistration } from '../../../projections/resource/resource-queries.js';
 import type { CommandContext } from '../../command-context.js';
 import { handleCommand } from '../../handle-command.js';
 import { quotaOrOverlapMeansRetry } from '../quota-hold.js';

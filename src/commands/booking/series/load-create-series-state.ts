@@ -4,10 +4,10 @@ import { seriesSlots, type CreateSeries, type CreateSeriesState } from '../../..
 import { namedBookerId } from '../../../domain/booking/booker.js';
 import { occupiedRangesOf } from '../../../domain/booking/occupied-range.js';
 import type { Executor } from '../../../infra/db/database.js';
-import { countActiveBookingsOfBooker, findActiveOverlappingAny } from '../../../projections/bookings/booking-queries.js';
-import { findBlackoutsOverlappingAny } from '../../../projections/blackouts/blackout-queries.js';
-import { findResource } from '../../../projections/resources/resource-queries.js';
-import { findQuotaLedger } from '../../../projections/quotas/quota-queries.js';
+import { countActiveBookingsOfBooker, findActiveOverlappingAny } from '../../../projections/booking/booking-queries.js';
+import { findBlackoutsOverlappingAny } from '../../../projections/blackout/blackout-queries.js';
+import { findResource } from '../../../projections/resource/resource-queries.js';
+import { findQuotaLedger } from '../../../projections/quota/quota-queries.js';
 
 /** The resource, the active bookings (occupied ranges) and blackouts in the way of any occurrence, the booker's count and quota ledger. */
 export async function loadCreateSeriesState(db: Executor, resourceId: string, actor: Principal, command: CreateSeries, now: Temporal.Instant): Promise<CreateSeriesState> {

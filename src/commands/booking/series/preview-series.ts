@@ -2,7 +2,7 @@ import type { Principal } from '../../../domain/access/principal.js';
 import { previewSeriesOccurrences, type OccurrencePreview } from '../../../domain/booking/series/preview-series-occurrences.js';
 import { bookingWorkspace } from '../../../domain/booking/booking-workspace.js';
 import { notFound } from '../../../domain/domain-error.js';
-import { findRegistration } from '../../../projections/resources/resource-queries.js';
+import { findRegistration } from '../../../projections/resource/resource-queries.js';
 import type { CommandContext } from '../../command-context.js';
 import { createSeriesCommand, type CreateSeriesInput } from './create-series-command.js';
 import { loadCreateSeriesState } from './load-create-series-state.js';

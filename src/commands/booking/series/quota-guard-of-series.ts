@@ -5,7 +5,7 @@ import { changedSeriesSlots, type UpdateSeries, type UpdateSeriesState } from '.
 import { namedBookerId } from '../../../domain/booking/booker.js';
 import { quotaMatches } from '../../../domain/quota/quota.js';
 import { ledgerFingerprint } from '../../../domain/quota/quota-fingerprint.js';
-import { findQuotaLedger } from '../../../projections/quotas/quota-queries.js';
+import { findQuotaLedger } from '../../../projections/quota/quota-queries.js';
 import { holdQuota } from '../quota-hold.js';
 
 /** The booker's hold for a new series, only when a quota of the workspace applies to its resource. */

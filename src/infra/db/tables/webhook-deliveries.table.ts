@@ -1,5 +1,5 @@
 import type { Generated, JSONColumnType, Selectable } from 'kysely';
-import type { EventEnvelope } from '../../../domain/booking/event-envelope.js';
+import type { EventEnvelope } from '../../../domain/event-envelope.js';
 
 export type WebhookDeliveriesTable = {
   id: string;

@@ -1,0 +1,90 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { Principal } from '../../domain/access/principal.js';
+import { calendarDay } from '../../domain/booking/available-slots.js';
+import type { CreateSeries } from '../../domain/booking/series/decide-create-series.js';
+import { seriesSlots } from '../../domain/booking/series/decide-create-series.js';
+import { findFreeForSeries, type PartlyFree } from '../../domain/search/find-free-for-series.js';
+import { findFreeResources, policyVerdictsOf, type FreeSearch } from '../../domain/search/find-free-resources.js';
+import type { FreeResourceCandidate } from '../../domain/search/free-resource-candidate.js';
+import { suggestWindows, type Suggestion } from '../../domain/search/suggest-windows.js';
+import type { Resource } from '../../domain/resource/resource.js';
+import { emptyQuotaLedger } from '../../domain/quota/quota-refusal.js';
+import type { Executor } from '../../infra/db/database.js';
+import { findBlackoutsOverlapping, findBlackoutsOverlappingAny } from '../blackout/blackout-queries.js';
+import { findQuotaLedger, findQuotaUsages } from '../quota/quota-queries.js';
+import { findHeldInWindows, findMatchingResources, type FreeResourceFilter, type Window } from './free-resource-candidates.js';
+
+export type FreeResourcesAnswer = { free: Resource[]; partlyFree: PartlyFree[]; suggestions: Suggestion[] | null };
+
+export type FreeResourcesQuery = FreeResourceFilter & {
+  startTime: Temporal.Instant;
+  endTime: Temporal.Instant;
+  /** The zone of the answer's calendar day (suggestions stay on from's day in it). */
+  timeZone: string;
+  limit: number;
+  /** A series: the bulk create's command, its first occurrence at startTime. */
+  series?: { command: CreateSeries; includePartial: boolean };
+};
+
+/** The widest buffers a new booking on one of the resources would take. */
+function widestBuffers(matching: readonly Omit<FreeResourceCandidate, 'bookings'>[]) {
+  let before = 0;
+  let after = 0;
+  for (const { resource } of matching) {
+    before = Math.max(before, resource.bookingPolicy.bufferBeforeMinutes);
+    after = Math.max(after, resource.bookingPolicy.bufferAfterMinutes);
+  }
+  return { before, after };
+}
+
+/** The candidates with the bookings whose occupied ranges may meet a booking of one of the windows on them. */
+async function withHeld(db: Executor, workspace: string, matching: Omit<FreeResourceCandidate, 'bookings'>[], windows: Window[], ids?: string[]): Promise<FreeResourceCandidate[]> {
+  const { before, after } = widestBuffers(matching);
+  const widened = windows.map((w) => ({ start: w.start.subtract({ minutes: before }), end: w.end.add({ minutes: after }) }));
+  const held = await findHeldInWindows(db, workspace, widened, ids);
+  return matching.map((candidate) => ({ ...candidate, bookings: held.get(candidate.resource.id) ?? [] }));
+}
+
+/** The windows a series' occurrences may take: one expansion per zone and horizon among the candidates. */
+function seriesWindows(matching: readonly Omit<FreeResourceCandidate, 'bookings'>[], command: CreateSeries, actor: Principal, now: Temporal.Instant): Window[] {
+  const expanded = new Map<string, Window[]>();
+  for (const { resource } of matching) {
+    const key = `${command.timeZone ?? resource.availability?.timeZone ?? 'UTC'}|${resource.bookingPolicy.maxAdvanceDays}`;
+    if (!expanded.has(key)) expanded.set(key, seriesSlots(command, resource, actor.level === 5 ? { ...actor, level: 4 } : actor, now));
+  }
+  return [...expanded.values()].flat();
+}
+
+/**
+ * Contract §16. The read side narrows: the resources matching the filters and the bookings held
+ * in the windows asked; the verdict on each resource is the create's own (src/domain/search).
+ */
+export async function searchFreeResources(db: Executor, actor: Principal, query: FreeResourcesQuery, now: Temporal.Instant): Promise<FreeResourcesAnswer> {
+  const matching = await findMatchingResources(db, query, actor.sub);
+  if (query.series) {
+    const { command, includePartial } = query.series;
+    const windows = seriesWindows(matching, command, actor, now);
+    // A guest cannot book: quotas, which count the caller's bookings, are skipped for it (contract §16).
+    const [candidates, quotaLedger, blackouts] = await Promise.all([
+      withHeld(db, query.workspace, matching, windows),
+      actor.level === 5 || windows.length === 0 ? emptyQuotaLedger : findQuotaLedger(db, query.workspace, actor.sub, windows.map((w) => w.start)),
+      findBlackoutsOverlappingAny(db, query.workspace, windows),
+    ]);
+    const found = findFreeForSeries(candidates, command, actor, now, { includePartial, policyRefusal: policyVerdictsOf(candidates), quotaLedger, blackouts });
+    return { ...found, suggestions: null };
+  }
+  // Suggestions start on from's calendar day and last as long as the window asked: this window holds them and the one asked.
+  const day = calendarDay(query.startTime.toZonedDateTimeISO(query.timeZone).toPlainDate(), query.timeZone);
+  const dayWindow = { start: day.start, end: day.end.add(query.startTime.until(query.endTime)) };
+  const [candidates, quotas, blackouts] = await Promise.all([
+    withHeld(db, query.workspace, matching, [{ start: query.startTime, end: query.endTime }]),
+    actor.level === 5 ? [] : findQuotaUsages(db, query.workspace, actor.sub, query.startTime),
+    findBlackoutsOverlapping(db, query.workspace, dayWindow.start, dayWindow.end),
+  ]);
+  const search: FreeSearch = { startTime: query.startTime, endTime: query.endTime, actor, now, quotas, blackouts };
+  const policyRefusal = policyVerdictsOf(candidates);
+  const { free, taken } = findFreeResources(candidates, search, policyRefusal);
+  if (free.length >= query.limit || taken.length === 0) return { free, partlyFree: [], suggestions: free.length >= query.limit ? null : [] };
+  const takenWithDay = await withHeld(db, query.workspace, taken, [dayWindow], taken.map((t) => t.resource.id));
+  return { free, partlyFree: [], suggestions: suggestWindows(takenWithDay, search, query.timeZone, policyRefusal) };
+}

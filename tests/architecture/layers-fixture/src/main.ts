@@ -1,0 +1,4 @@
+/** The entry point: it may import everything. */
+import './server.js';
+import './workers/worker.js';
+export type Main = string;
