@@ -89,7 +89,7 @@ describe("docker-compose's scale profile", () => {
     expect(replica.command).to.deep.equal(['bash', '/deploy/postgres-replica.sh']);
     const script = mounted(replica, '/deploy/postgres-replica.sh');
     expect(script).to.match(/pg_basebackup -h postgres -U replicator -D "\$PGDATA" -R /);
-    expect(script).to.match(/exec postgres -c hot_standby=on/);
+    expect(script).to.match(/exec postgres -c hot_standby=on -c hot_standby_feedback=on /);
     expect(replica.volumes!.some((v) => v.endsWith(':/var/lib/postgresql/data'))).to.equal(true);
   });
 
