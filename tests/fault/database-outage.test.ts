@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { bookingEventTypes } from '../../src/domain/booking/booking-events.js';
+import { callService } from '../support/call-service.js';
 import { seedZone } from '../support/device-records.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { startTcpRelay, type TcpRelay } from '../support/tcp-relay.js';
@@ -109,21 +110,7 @@ describe('database outages under load (PostgreSQL only: processes share the serv
   it('keeps every process alive, loses no acknowledged write, books no slot twice, fires late timers and delivers every webhook', async function () {
     this.timeout(150_000);
     const token = mintToken({ workspace, level: 'LV2' });
-    const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
-      const api = pick(apis);
-      try {
-        const res = await fetch(`${api.url}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(30_000),
-        });
-        const text = await res.text();
-        return { status: res.status, body: text ? JSON.parse(text) : null };
-      } catch (error) {
-        return { status: 0, body: String(error) };
-      }
-    };
+    const call = (method: string, path: string, body?: unknown) => callService(pick(apis).url, token, method, path, body);
     for (const zone of [...zones, timerZone]) {
       const policy = zone === timerZone ? { bookingPolicy: { autoConfirm: false } } : {};
       const res = await call('POST', '/booking/v1/resources', { resourceType: 'zone', resourceId: zone, ...policy });

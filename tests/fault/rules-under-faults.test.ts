@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { sql } from 'kysely';
+import { callService, type Answer } from '../support/call-service.js';
 import { seedZone } from '../support/device-records.js';
+import { postgresRestart } from '../support/postgres-restart.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { startTcpRelay, type TcpRelay } from '../support/tcp-relay.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -17,8 +16,9 @@ import { waitFor } from '../workers/worker-test-kit.js';
  * PostgreSQL through a relay while a quota client (one LV4 booker firing creates on many resources
  * at once, over both processes) and a blackout client (admins creating blackouts, with and without
  * cancelExisting, and deleting some, over times that concurrent creates target) run. The database
- * goes away mid-run: a real server restart in CI (`pg_ctlcluster ... restart`; other engineers
- * share the server locally), else a relay cut and the termination of the service's backends.
+ * goes away mid-run: a real server restart in CI or with FAULT_RESTART_POSTGRES=1
+ * (tests/support/postgres-restart.ts; other engineers share the server locally), else a relay cut
+ * and the termination of the service's backends.
  * The checker: no quota period of the booker over its limit, no active booking inside a blackout
  * it did not precede, every acknowledged write in the read model, no 500.
  */
@@ -35,7 +35,6 @@ const booker = 'quota-booker';
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-type Answer = { status: number; body: any };
 type Registration = { zone: string; id: string };
 type AcknowledgedBlackout = {
   id: string;
@@ -86,20 +85,7 @@ describe('quotas and blackouts under database outages (PostgreSQL only: processe
 
   it('keeps every quota period within its limit and no booking inside a blackout it did not precede, with the database restarted mid-run', async function () {
     this.timeout(150_000);
-    const call = async (token: string, method: string, path: string, body?: unknown, api = pick(apis)): Promise<Answer> => {
-      try {
-        const res = await fetch(`${api.url}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(30_000),
-        });
-        const text = await res.text();
-        return { status: res.status, body: text ? JSON.parse(text) : null };
-      } catch (error) {
-        return { status: 0, body: String(error) };
-      }
-    };
+    const call = (token: string, method: string, path: string, body?: unknown, api = pick(apis)) => callService(api.url, token, method, path, body);
     const admin = mintToken({ workspace, level: 'LV2', sub: 'rules-admin' });
     const bookerToken = mintToken({ workspace, level: 'LV4', sub: booker });
 
@@ -245,12 +231,11 @@ describe('quotas and blackouts under database outages (PostgreSQL only: processe
     const outages: { kind: string; closed?: number; recoveryMs: number }[] = [];
 
     await sleep(4_000);
-    if (process.env.CI) {
-      // A real restart of the machine's server (as .ci/run finds its version).
-      const version = readdirSync('/etc/postgresql')[0]!;
+    const server = await postgresRestart();
+    if (server) {
       const started = Date.now();
-      await promisify(execFile)('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'restart']);
-      outages.push({ kind: `pg_ctlcluster ${version} main restart`, recoveryMs: await recovery(started) });
+      await server.restart();
+      outages.push({ kind: `pg_ctlcluster ${server.cluster} restart`, recoveryMs: await recovery(started) });
     } else {
       const started = Date.now();
       const closed = await relay.cutAndRefuse();
@@ -385,7 +370,7 @@ describe('quotas and blackouts under database outages (PostgreSQL only: processe
     expect(insideBlackout.map(({ blackout, booking, why }) => ({ blackout, booking, why }))).to.deep.equal([]);
     expect({ lostCreates, lostCancels, lostBlackouts, lostDeletes }).to.deep.equal({ lostCreates: [], lostCancels: [], lostBlackouts: [], lostDeletes: [] });
     expect(fiveHundreds, JSON.stringify(fiveHundreds.slice(0, 3))).to.deep.equal([]);
-    for (const outage of outages) expect(outage.recoveryMs, outage.kind).to.be.at.most(process.env.CI ? 20_000 : 8_000);
+    for (const outage of outages) expect(outage.recoveryMs, outage.kind).to.be.at.most(outage.kind.startsWith('pg_ctlcluster') ? 20_000 : 8_000);
     // The run exercised the rules: the quota refused and bookings met blackouts.
     expect(outcomes.get('quota create 422') ?? 0, 'quota refusals').to.be.greaterThan(0);
     expect(blackouts.length).to.be.greaterThan(3);

@@ -13,12 +13,12 @@ export type KafkaBroker = {
   stop(): Promise<void>;
 };
 
-async function waitForPort(port: number, timeoutMs: number, child: ChildProcess): Promise<void> {
+async function waitForPort(host: string, port: number, timeoutMs: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the Kafka broker exited with code ${child.exitCode}`);
     const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
+      const socket = net.connect(port, host, () => {
         socket.destroy();
         resolve(true);
       });
@@ -41,7 +41,8 @@ export function kafkaAvailability(): 'external' | 'local' | null {
   return null;
 }
 
-export async function startKafkaBroker(): Promise<KafkaBroker> {
+/** `host`: the address clients reach the broker on (loopback by default; a test host's gateway to serve network namespaces). */
+export async function startKafkaBroker({ host = '127.0.0.1' } = {}): Promise<KafkaBroker> {
   const external = process.env.KAFKA_BROKERS;
   if (external) {
     const brokers = external.split(',').map((b) => b.trim()).filter(Boolean);
@@ -63,8 +64,8 @@ export async function startKafkaBroker(): Promise<KafkaBroker> {
       'process.roles=broker,controller',
       'node.id=1',
       `controller.quorum.voters=1@127.0.0.1:${controllerPort}`,
-      `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
-      `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+      `listeners=PLAINTEXT://${host}:${port},CONTROLLER://127.0.0.1:${controllerPort}`,
+      `advertised.listeners=PLAINTEXT://${host}:${port}`,
       'controller.listener.names=CONTROLLER',
       'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
       `log.dirs=${path.join(dir, 'data')}`,
@@ -84,7 +85,7 @@ export async function startKafkaBroker(): Promise<KafkaBroker> {
   const launch = async () => {
     child = spawn('java', ['-Xmx512m', '-cp', classpath, 'kafka.Kafka', config], { stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr?.resume();
-    await waitForPort(port, 60_000, child);
+    await waitForPort(host, port, 60_000, child);
   };
   const kill = async () => {
     if (child.exitCode !== null) return;
@@ -94,7 +95,7 @@ export async function startKafkaBroker(): Promise<KafkaBroker> {
   };
   await launch();
   return {
-    brokers: [`127.0.0.1:${port}`],
+    brokers: [`${host}:${port}`],
     async restart() {
       await kill();
       await launch();

@@ -45,6 +45,8 @@ export async function createTestHost(index: number): Promise<TestHost> {
     await ip('netns', 'exec', namespace, 'ip', 'addr', 'add', `${address}/24`, 'dev', inside);
     await ip('netns', 'exec', namespace, 'ip', 'link', 'set', inside, 'up');
     await ip('netns', 'exec', namespace, 'ip', 'link', 'set', 'lo', 'up');
+    // Servers listening on another test host's gateway (one Kafka broker for every host) are reached through this one's.
+    await ip('netns', 'exec', namespace, 'ip', 'route', 'add', '10.231.0.0/16', 'via', gateway);
   } catch (error) {
     await ip('netns', 'del', namespace).catch(() => undefined);
     await ip('link', 'del', outside).catch(() => undefined);

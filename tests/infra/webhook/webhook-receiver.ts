@@ -4,7 +4,8 @@ import { Webhook } from 'standardwebhooks';
 import type { EventEnvelope } from '../../../src/domain/event-envelope.js';
 import { checkPublishedEvent } from '../../support/published-event-schemas.js';
 
-export type Attempt = { envelope: EventEnvelope; headers: Record<string, string>; status: number };
+/** `at`: when the request had arrived whole (Date.now()). */
+export type Attempt = { envelope: EventEnvelope; headers: Record<string, string>; status: number; at: number };
 
 export type WebhookReceiver = {
   url: string;
@@ -38,6 +39,7 @@ export async function startWebhookReceiver(secret: string, options: { format?: '
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      const at = Date.now();
       const body = Buffer.concat(chunks).toString('utf8');
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
       let envelope: EventEnvelope;
@@ -51,7 +53,7 @@ export async function startWebhookReceiver(secret: string, options: { format?: '
       checkPublishedEvent(envelope);
       const attempt = receiver.attempts.filter((a) => a.envelope.id === envelope.id).length + 1;
       void Promise.resolve(receiver.answer(envelope, attempt)).then((status) => {
-        receiver.attempts.push({ envelope, headers, status });
+        receiver.attempts.push({ envelope, headers, status, at });
         if (res.destroyed) return;
         if (status >= 200 && status < 300) receiver.received.push(envelope);
         res.writeHead(status, status >= 300 && status < 400 ? { location: `${receiver.url}/moved` } : {}).end();
