@@ -304,8 +304,13 @@ async function scaleMain(): Promise<void> {
     const largeResults: WorkloadResult[] = [];
     for (const workload of chosen) {
       console.error(`${workload.name} (small, then large) …`);
-      smallResults.push(...(await workload.run(smallBench.ctx)));
-      largeResults.push(...(await workload.run(largeBench.ctx)));
+      // A workload that fails leaves a line saying so; the others still run.
+      const run = (bench: Bench) => workload.run(bench.ctx).catch((error: unknown): WorkloadResult[] => {
+        console.error(error);
+        return [{ name: workload.name, perSecond: NaN, note: `failed: ${error instanceof Error ? error.message : String(error)}` }];
+      });
+      smallResults.push(...(await run(smallBench)));
+      largeResults.push(...(await run(largeBench)));
     }
 
     console.error('scale: creates on a resource of 50,000 events and on a fresh one, in turns …');

@@ -11,7 +11,7 @@ function workloadRow(small: WorkloadResult, large: WorkloadResult | undefined): 
   const errors = large.unexpected && Object.keys(large.unexpected).length ? JSON.stringify(large.unexpected) : '0';
   if (small.p95 === undefined || large.p95 === undefined) {
     const figure = (r: WorkloadResult) => `${fixed(r.perSecond, 1)}${r.unit ? ` ${r.unit}` : '/s'}`;
-    return `| ${large.name} | ${figure(small)} | ${figure(large)} | – | – | – | ${errors} | no p95 |`;
+    return `| ${large.name} | ${figure(small)} | ${figure(large)} | – | – | – | ${errors} | ${large.note ?? small.note ?? 'no p95'} |`;
   }
   const ratio = large.p95 / small.p95;
   return `| ${large.name} | ${fixed(small.p95)} | ${fixed(large.p95)} | ${ratio.toFixed(2)} × | ${fixed(small.perSecond, 0)} | ${fixed(large.perSecond, 0)} | ${errors} | ≤ ${p95RatioTarget} ×: ${ratio <= p95RatioTarget ? 'pass' : 'MISS'} |`;
