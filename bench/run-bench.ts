@@ -1,13 +1,14 @@
 /**
- * npm run bench [-- --seconds N] [--only name,name] [--pgbench-scale N] [--cpu-prof DIR] [--skip-pgbench] [--keep-database]:
+ * npm run bench [-- --seconds N] [--only name,name] [--pgbench-scale N] [--cpu-prof DIR] [--skip-pgbench] [--keep-database] [--scale [--events N]]:
  * pgbench tpcb-like on the same PostgreSQL server first, then the service in production mode (API role) against a fresh,
  * seeded database, then every workload of bench/workloads/index.ts, printed beside pgbench's tps.
  * Needs DB_HOST and the PostgreSQL client tools (pgbench).
  * The free search's workloads (free-resources, free-resources-series) run only when named in --only:
  * they seed a workspace of their own, 2,000 rooms and 300,000 bookings, which takes minutes
  * (bench/seed-free-search.ts). --keep-database leaves the scratch database for EXPLAIN afterwards.
+ * --scale runs the workloads on a small database and on a log of --events events (default 10 million), side by side (scaleMain).
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import os from 'node:os';
@@ -20,14 +21,17 @@ import { createDatabase, type Database } from '../src/infra/db/database.js';
 import { migrateToLatest } from '../src/infra/db/migrate.js';
 import { createPostgresEventStore } from '../src/infra/event-store/postgres-event-store.js';
 import { projectors } from '../src/projections/projectors.js';
-import { createScratchDatabase } from '../tests/support/scratch-database.js';
+import { createScratchDatabase, type ScratchDatabase } from '../tests/support/scratch-database.js';
 import { startServiceProcess, type ServiceProcess } from '../tests/support/service-process.js';
 import { summariseCpuProfile } from './cpu-profile-summary.js';
 import { freePort } from './free-port.js';
-import { measure, type Measurement } from './measure.js';
+import { measure, summarise, type Measurement } from './measure.js';
 import { measureDroppingBodies, measureInThreads } from './measure-dropping-bodies.js';
 import { pgbenchTps } from './pgbench.js';
-import { seedBenchData } from './seed-bench-data.js';
+import { buildScaleLog, type ScaleLog } from './scale/build-scale-log.js';
+import { scaleReport } from './scale/scale-report.js';
+import { archiveFigure, auditFeedFigure, diskFigures, readingToolFigures, rebuildFigure, type ScaleFigure } from './scale/whole-log-figures.js';
+import { seedBenchData, type BenchData, type BenchResource } from './seed-bench-data.js';
 import type { BenchContext, WorkloadResult } from './workload.js';
 import { workloads } from './workloads/index.js';
 import { creates } from './workloads/creates.js';
@@ -41,15 +45,22 @@ const { values: options } = parseArgs({
     'skip-pgbench': { type: 'boolean', default: false },
     'web-concurrency': { type: 'string' },
     'keep-database': { type: 'boolean', default: false },
+    scale: { type: 'boolean', default: false },
+    events: { type: 'string', default: '10000000' },
   },
 });
 const seconds = Number(options.seconds);
 const connections = 32;
 const sizes = { spreadResources: 200, busyBookings: 3000, historyEvents: 0 };
 const minute = 60_000;
+const profileDir = options['cpu-prof'] ? path.resolve(options['cpu-prof']) : undefined;
+/** --scale: the log's length, its resources, and the events of the long stream a create is timed on. */
+const events = Number(options.events);
+const scaleResources = 2_000;
+const longStreamEvents = 50_000;
 const chosen = options.only ? workloads.filter((w) => options.only!.split(',').includes(w.name)) : workloads;
-if (!(seconds > 0) || chosen.length === 0) {
-  console.error(`usage: npm run bench -- [--seconds N] [--only ${workloads.map((w) => w.name).join(',')}] [--pgbench-scale N]`);
+if (!(seconds > 0) || chosen.length === 0 || !(Number.isSafeInteger(events) && events >= 2 * scaleResources)) {
+  console.error(`usage: npm run bench -- [--seconds N] [--only ${workloads.map((w) => w.name).join(',')}] [--pgbench-scale N] [--scale [--events N (≥ ${2 * scaleResources})]]`);
   process.exit(2);
 }
 
@@ -84,19 +95,19 @@ async function drained(url: string): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  const started = Date.now();
-  console.error(`pgbench tpcb-like, ${connections} clients, ${seconds} s …`);
-  const pgbench = options['skip-pgbench'] ? { tps: NaN, version: 'skipped' } : await pgbenchTps({ clients: connections, seconds, scale: Number(options['pgbench-scale']) });
+/** A seeded database with the service running on it, warmed up; `stop` ends the service and closes the pool. */
+type Bench = { ctx: BenchContext; rootToken: string; db: Database; seedSeconds: number; postgresVersion: string; spawnedAt: number; service: ServiceProcess; stop(): Promise<void> };
 
-  const database = await createScratchDatabase('booking_bench');
+/** Seeds the database, settles the server, starts the service in production mode and warms it up. */
+async function startBench(database: ScratchDatabase, seed: (db: Database) => Promise<BenchData>): Promise<Bench> {
   let service: ServiceProcess | undefined;
   const db = createDatabase(database.config);
   try {
     await migrateToLatest(db);
     const seedStart = Date.now();
-    const data = await seedBenchData(db, createPostgresEventStore(db, { projections: projectors }), sizes);
+    const data = await seed(db);
     const seedSeconds = (Date.now() - seedStart) / 1000;
+    console.error(`bench: seeded in ${seedSeconds.toFixed(1)} s; vacuum (analyze) and checkpoint …`);
     await settle(db);
     const postgres = await sql<{ version: string }>`select version()`.execute(db);
 
@@ -106,11 +117,12 @@ async function main(): Promise<void> {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
     });
     // Every request is counted against the rate limit (its cost is measured) but never refused: the bench sends far more than 1200 a minute as one subject.
-    const serviceEnv = { ...database.env, APP_ENV: 'production', PLATFORM_AUTH_ENDPOINT: key.publicKey, LOG_LEVEL: 'warn', DATA_DIR: `/tmp/booking-bench-${process.pid}`, RATE_LIMIT_PER_MINUTE: '1000000000', ...(options['web-concurrency'] ? { WEB_CONCURRENCY: options['web-concurrency'] } : {}) };
-    const profileDir = options['cpu-prof'] ? path.resolve(options['cpu-prof']) : undefined;
+    const serviceEnv = { ...database.env, APP_ENV: 'production', PLATFORM_AUTH_ENDPOINT: key.publicKey, LOG_LEVEL: 'warn', DATA_DIR: `/tmp/booking-bench-${process.pid}-${database.name}`, RATE_LIMIT_PER_MINUTE: '1000000000', ...(options['web-concurrency'] ? { WEB_CONCURRENCY: options['web-concurrency'] } : {}) };
     const spawnedAt = Date.now();
     service = await startServiceProcess({ ...serviceEnv, PORT: String(await freePort()) }, ['--role', 'api'], profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
-    const tokenFor = (workspace: string, as = { level: 'LV2', sub: 'bench-admin' }) => jwt.sign({ sub: as.sub, workspace, roles: [as.level], email: 'bench@example.com' }, key.privateKey, { algorithm: 'RS256', expiresIn: 3600 });
+    console.error(`bench: the service is up (${((Date.now() - spawnedAt) / 1000).toFixed(1)} s)`);
+    const sign = (claims: object) => jwt.sign({ ...claims, email: 'bench@example.com' }, key.privateKey, { algorithm: 'RS256', expiresIn: 3 * 3600 });
+    const tokenFor = (workspace: string, as = { level: 'LV2', sub: 'bench-admin' }) => sign({ sub: as.sub, workspace, roles: [as.level] });
     const token = tokenFor(data.workspace);
     const futureMs = Math.ceil((Date.now() + 40 * 24 * 60 * minute) / (60 * minute)) * 60 * minute;
     const url = service.url;
@@ -134,7 +146,50 @@ async function main(): Promise<void> {
     // would mix creates and reads into the workloads asked for.
     if (!profileDir) await ctx.http({ name: 'warm-up', method: 'GET', next: () => ({ path: `/booking/v1/bookings/${data.busy.bookingIds[0]}` }), expect: 200, seconds: 2 });
     if (!profileDir) await ctx.http({ name: 'warm-up', method: 'POST', next: creates(data.spread, futureMs + 365 * 24 * 60 * minute), expect: 201, seconds: 2 });
+    const running = service;
+    return {
+      ctx,
+      rootToken: sign({ sub: 'bench-root', workspace: null, roles: ['LV1'] }),
+      db,
+      seedSeconds,
+      postgresVersion: postgres.rows[0]!.version.split(' on ')[0]!,
+      spawnedAt,
+      service: running,
+      async stop() {
+        await running.stop();
+        await db.destroy();
+      },
+    };
+  } catch (error) {
+    await service?.stop();
+    await db.destroy();
+    throw error;
+  }
+}
 
+function machineLines(run: Pick<Bench, 'postgresVersion'>): string[] {
+  const cpu = os.cpus();
+  return [
+    `Machine: ${cpu.length} CPUs (${cpu[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`,
+    `Node ${process.version}; ${run.postgresVersion} on the same machine; autocannon in the bench process (the 30-day schedules through undici, bodies dropped unread; the cached ones from one client thread per CPU), ${connections} connections, ${seconds} s per run`,
+  ];
+}
+
+async function dropUnlessKept(database: ScratchDatabase): Promise<void> {
+  if (options['keep-database']) console.error(`bench: database ${database.config.database} kept (--keep-database); drop it when done`);
+  else await database.drop();
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  console.error(`pgbench tpcb-like, ${connections} clients, ${seconds} s …`);
+  const pgbench = options['skip-pgbench'] ? { tps: NaN, version: 'skipped' } : await pgbenchTps({ clients: connections, seconds, scale: Number(options['pgbench-scale']) });
+
+  const database = await createScratchDatabase('booking_bench');
+  let bench: Bench | undefined;
+  try {
+    bench = await startBench(database, (db) => seedBenchData(db, createPostgresEventStore(db, { projections: projectors }), sizes));
+    const { ctx } = bench;
     const results: WorkloadResult[] = [];
     let requests = 0;
     const loadStartedAt = Date.now();
@@ -144,12 +199,9 @@ async function main(): Promise<void> {
       console.error(`${workload.name} …`);
       results.push(...(await workload.run(profileDir ? counted : ctx)));
     }
-
-    const cpu = os.cpus();
     const lines = [
-      `Machine: ${cpu.length} CPUs (${cpu[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`,
-      `Node ${process.version}; ${postgres.rows[0]!.version.split(' on ')[0]} on the same machine; autocannon in the bench process (the 30-day schedules through undici, bodies dropped unread; the cached ones from one client thread per CPU), ${connections} connections, ${seconds} s per run`,
-      `Seeded in ${seedSeconds.toFixed(1)} s: ${sizes.spreadResources} + 4 resources, ${sizes.busyBookings.toLocaleString('en')} bookings in 30 days on the busy one`,
+      ...machineLines(bench),
+      `Seeded in ${bench.seedSeconds.toFixed(1)} s: ${sizes.spreadResources} + 4 resources, ${sizes.busyBookings.toLocaleString('en')} bookings in 30 days on the busy one`,
       `pgbench tpcb-like (${pgbench.version}, scale ${options['pgbench-scale']}, ${connections} clients): ${pgbench.tps.toFixed(0)} tps`,
       '',
       '| Workload | per s | × pgbench | p50 ms | p95 ms | p99 ms | non-2xx | client CPU ms/answer | target |',
@@ -164,22 +216,131 @@ async function main(): Promise<void> {
     if (profileDir) {
       // Slow answers (a free search at seconds each) stay queued in the HTTP processes after the load stops; a process
       // still busy past the primary's grace period is killed without writing its profile. Stop once /health answers at once.
-      await drained(service.url);
-      await service.stop();
+      await drained(ctx.url);
+      await bench.service.stop();
       // One profile per process and thread (CPU.<date>.<time>.<pid>.<thread>.<n>): thread 0 serves requests, tsx loads
       // modules in another. Every process of the service (the primary and its WEB_CONCURRENCY HTTP processes) counts.
+      const spawnedAt = bench.spawnedAt;
       const files = (await readdir(profileDir)).filter((f) => /\.0\.\d+\.cpuprofile$/.test(f) && statSync(path.join(profileDir, f)).mtimeMs >= spawnedAt).map((f) => path.join(profileDir, f));
       if (files.length) console.log(`\nCPU profile of the service (${files.length} processes, ${profileDir}):\n\n${await summariseCpuProfile(files, requests, { skipMs: loadStartedAt - spawnedAt })}`);
     }
   } finally {
-    await service?.stop();
-    await db.destroy();
-    if (options['keep-database']) console.error(`bench: database ${database.config.database} kept (--keep-database); drop it when done`);
-    else await database.drop();
+    await bench?.stop();
+    await dropUnlessKept(database);
   }
 }
 
-main().catch((error: unknown) => {
+/** Creates at 8 connections on one resource, pooled from `rounds` runs (each ctx.seconds long). */
+async function createsOn(ctx: BenchContext, resource: BenchResource, fromMs: number, name: string, rounds: Measurement[]): Promise<void> {
+  rounds.push(await ctx.http({ name, method: 'POST', next: creates([resource], fromMs + rounds.length * 30 * 24 * 60 * minute), expect: 201, connections: 8 }));
+}
+
+const pooled = (rounds: Measurement[]): Measurement =>
+  summarise(
+    { name: rounds[0]!.name, seconds: seconds * rounds.length },
+    rounds.flatMap((m) => m.latencies),
+    {},
+    { user: 0, system: 0 },
+  );
+
+/**
+ * --scale: a small database and a log of `--events` events built through the store's append
+ * (bench/scale/), its read models rebuilt and its first year archived by the operator's tools, each
+ * measured; then the bench's own data in the log's workspace, both services running, and every
+ * workload on the small database and at once on the large one, so that both meet the same load on
+ * a shared machine. See docs/benchmarks.md, "Scale run".
+ */
+async function scaleMain(): Promise<void> {
+  const started = Date.now();
+  const small = await createScratchDatabase('booking_scale_small');
+  const large = await createScratchDatabase('booking_scale_large');
+  const benches: Bench[] = [];
+  try {
+    const figures: ScaleFigure[] = [];
+    const db = createDatabase(large.config);
+    let log: ScaleLog;
+    try {
+      await migrateToLatest(db);
+      const buildStarted = Date.now();
+      let told = buildStarted;
+      console.error(`scale: building a log of ${events.toLocaleString('en')} events …`);
+      log = await buildScaleLog(db, {
+        events,
+        resources: scaleResources,
+        workspace: randomUUID(),
+        onProgress: (written) => {
+          if (Date.now() - told < 5_000) return;
+          told = Date.now();
+          console.error(`scale: ${written.toLocaleString('en')} events in ${((told - buildStarted) / 1000).toFixed(0)} s`);
+        },
+      });
+      const buildSeconds = (Date.now() - buildStarted) / 1000;
+      const built = Number((await sql<{ n: string }>`select count(*) as n from events`.execute(db)).rows[0]!.n);
+      figures.push({
+        name: `building the log (${built.toLocaleString('en')} events, ${log.bookings.toLocaleString('en')} bookings, ${log.resources.toLocaleString('en')} resources, ${(buildSeconds / 60).toFixed(1)} min)`,
+        value: (buildSeconds * (10_000_000 / built)) / 60,
+        unit: 'min for 10 M',
+        target: { bound: 20, higherIsBetter: false, text: '10 M events in < 20 min' },
+        note: `${(built / buildSeconds).toFixed(0)} events/s${built < 10_000_000 ? ', extrapolated' : ''}`,
+      });
+      await sql`vacuum (analyze) events`.execute(db);
+      figures.push(await rebuildFigure(db, large.env));
+      figures.push(await archiveFigure(db, large.env, log.firstMs));
+      figures.push(...(await readingToolFigures(db, large.env)));
+    } finally {
+      await db.destroy();
+    }
+
+    const seed = (workspace?: string, historyEvents = 0) => (db: Database) =>
+      seedBenchData(db, createPostgresEventStore(db, { projections: projectors }), { ...sizes, historyEvents, workspace });
+    console.error('scale: the small database …');
+    const smallBench = await startBench(small, seed());
+    benches.push(smallBench);
+    console.error('scale: the bench data in the large log …');
+    const largeBench = await startBench(large, seed(log.workspace, longStreamEvents));
+    benches.push(largeBench);
+
+    const smallResults: WorkloadResult[] = [];
+    const largeResults: WorkloadResult[] = [];
+    for (const workload of chosen) {
+      console.error(`${workload.name} (small, then large) …`);
+      // A workload that fails leaves a line saying so; the others still run.
+      const run = (bench: Bench) => workload.run(bench.ctx).catch((error: unknown): WorkloadResult[] => {
+        console.error(error);
+        return [{ name: workload.name, perSecond: NaN, note: `failed: ${error instanceof Error ? error.message : String(error)}` }];
+      });
+      smallResults.push(...(await run(smallBench)));
+      largeResults.push(...(await run(largeBench)));
+    }
+
+    console.error('scale: creates on a resource of 50,000 events and on a fresh one, in turns …');
+    const { ctx } = largeBench;
+    const fromMs = ctx.futureMs + 2 * 365 * 24 * 60 * minute;
+    const fresh: Measurement[] = [];
+    const history: Measurement[] = [];
+    for (let round = 0; round < 2; round++) {
+      await createsOn(ctx, ctx.data.fresh, fromMs, 'create, fresh stream', fresh);
+      await createsOn(ctx, ctx.data.history, fromMs, `create, stream of ${longStreamEvents} events`, history);
+    }
+    const [freshP95, historyP95] = [pooled(fresh).p95, pooled(history).p95];
+    figures.push({
+      name: `create p95 at 8 connections (two runs each, in turns): stream of ${longStreamEvents.toLocaleString('en')} events ${historyP95.toFixed(1)} ms / fresh stream ${freshP95.toFixed(1)} ms`,
+      value: historyP95 / freshP95,
+      unit: '×',
+      target: { bound: 1.1, higherIsBetter: false, text: '≤ 1.1 ×' },
+    });
+    figures.push(await auditFeedFigure(ctx.url, largeBench.rootToken));
+    figures.push(...(await diskFigures(largeBench.db)));
+    console.log(`\n${scaleReport(smallResults, largeResults, figures, [...machineLines(largeBench), `Total scale run ${((Date.now() - started) / 60_000).toFixed(1)} min`]).join('\n')}`);
+    await sleep(1_000);
+  } finally {
+    for (const bench of benches) await bench.stop();
+    await dropUnlessKept(small);
+    await dropUnlessKept(large);
+  }
+}
+
+(options.scale ? scaleMain : main)().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -85,9 +85,9 @@ export const bulkBookingsProjection: InTransaction<Transaction<DB>> = async (trx
 export async function seedBenchData(
   db: Database,
   store: Store,
-  options: { spreadResources: number; busyBookings: number; historyEvents: number },
+  options: { spreadResources: number; busyBookings: number; historyEvents: number; workspace?: string },
 ): Promise<BenchData> {
-  const workspace = randomUUID();
+  const workspace = options.workspace ?? randomUUID();
   const now = Temporal.Now.instant();
   const spread: Resource[] = [];
   for (let i = 0; i < options.spreadResources; i++) spread.push(await register(db, store, workspace, `zone-spread-${i}`, now));

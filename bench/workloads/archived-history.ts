@@ -66,9 +66,9 @@ async function seedLive(db: Database, workspace: string): Promise<{ resourceId: 
  */
 async function seedArchive(db: Database, resourceId: string, workspace: string): Promise<void> {
   await sql`
-    insert into bookings_archive (id, bookable_resource_id, workspace, resource_type, resource_id, booker_profile_id, booker_email, title,
+    insert into bookings_archive (id, bookable_resource_id, workspace, resource_type, resource_id, booker_profile_id, booker_email, created_by, title,
       start_time, end_time, status, is_series_parent, created_at, updated_at, archived_at)
-    select gen_random_uuid(), ${resourceId}, ${workspace}, 'zone', 'zone-archive', 'user-' || (n % 50), null, 'Archived',
+    select gen_random_uuid(), ${resourceId}, ${workspace}, 'zone', 'zone-archive', 'user-' || (n % 50), null, 'user-' || (n % 50), 'Archived',
       now() - interval '3 years' + n * interval '15 minutes', now() - interval '3 years' + n * interval '15 minutes' + interval '10 minutes',
       'completed', false, now() - interval '3 years', now() - interval '3 years', now()
     from generate_series(1, ${archivedBookings}) as n`.execute(db);

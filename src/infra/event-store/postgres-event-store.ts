@@ -107,7 +107,7 @@ function appendStatement(kind: ExpectedKind, projections: RawBuilder<unknown>[])
   const beside = projections.map((statement, i) => sql`, ${sql.raw(`projection${i}`)} as (${statement})`);
   return sql`
     with claimed as (${claimStatement(kind)}),
-    chained as (
+    chained as materialized (
       select claimed.stream_revision - ${p.count} + 1 as first_revision,
         event_hash_chain(claimed.previous_head_hash, claimed.stream_revision - ${p.count} + 1, ${p.chainTypes}::text[], ${p.chainDatas}::text[]) as hashes
       from claimed)
