@@ -71,7 +71,7 @@ function row(result: WorkloadResult, tps: number): string {
   const errors = result.unexpected && Object.keys(result.unexpected).length ? JSON.stringify(result.unexpected) : result.unexpected ? '0' : '';
   const figure = result.unit ? `${fixed(result.perSecond, 1)} ${result.unit}` : fixed(result.perSecond, 0);
   const ratio = result.unit ? '' : `${(result.perSecond / tps).toFixed(2)} ×`;
-  const verdict = target ? `${target.text}: ${target.met ? 'met' : 'MISSED'}` : (result.note ?? '');
+  const verdict = [target && `${target.text}: ${target.met ? 'met' : 'MISSED'}`, result.note].filter(Boolean).join(' — ');
   return `| ${result.name} | ${figure} | ${ratio} | ${fixed(result.p50)} | ${fixed(result.p95)} | ${fixed(result.p99)} | ${errors} | ${fixed(result.clientCpuMs, 2)} | ${verdict} |`;
 }
 
