@@ -68,7 +68,8 @@ function cpuWatch(database: string, processes: () => number[]): { stop(): Promis
       busy = false;
     }
   };
-  const timer = setInterval(() => void sample(), 100);
+  // A sample still under way when the watch stops finds the client closed: nothing to count any more.
+  const timer = setInterval(() => void sample().catch(() => undefined), 100);
   const sum = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0);
   return {
     async stop() {
