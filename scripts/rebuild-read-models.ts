@@ -29,10 +29,13 @@ try {
   // Progress on stderr, a plain line every 2 s (a terminal, a log file or a job runner alike).
   let told = started;
   process.stderr.write('rebuilding the read models from the whole log\n');
-  const { events } = await rebuildReadModels(db, config, eventStoreDb?.pages, (done) => {
-    if (Date.now() - told < 2_000) return;
-    told = Date.now();
-    process.stderr.write(`rebuilding: ${done} events projected in ${((told - started) / 1000).toFixed(1)} s\n`);
+  const { events } = await rebuildReadModels(db, config, {
+    eventStoreDb: eventStoreDb?.pages,
+    onProgress: (done) => {
+      if (Date.now() - told < 2_000) return;
+      told = Date.now();
+      process.stderr.write(`rebuilding: ${done} events projected in ${((told - started) / 1000).toFixed(1)} s\n`);
+    },
   });
   console.log(`rebuilt the read models from ${events} events in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } finally {

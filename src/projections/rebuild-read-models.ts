@@ -11,7 +11,10 @@ import { lockCheckpoint, moveCheckpoint, readCheckpoint } from '../infra/event-s
 import type { KeptColumns, Projector } from './projector.js';
 import { eventStoreDbFollowingProjectors, followingProjectors, projectors } from './projectors.js';
 
-const batchSize = 1_000;
+/** Events read and projected at a time: each projector writes a page's events in a few statements (project-events.ts). */
+const defaultPageSize = 2_000;
+
+export type RebuildOptions = { eventStoreDb?: ReadAllPage; onProgress?: (events: number) => void; pageSize?: number };
 
 /**
  * Drops every read model and fills it again from the whole log through the projectors, in one
@@ -29,12 +32,12 @@ const batchSize = 1_000;
  *
  * `eventStoreDb`: the pages of `$all` when EventStoreDB keeps the log (eventstoredb-all-pages.ts).
  * Every projector is then the runner's, and the tables are filled from `$all` in the same way.
+ * `onProgress` hears the events projected after each page of `pageSize` events.
  */
 export async function rebuildReadModels(
   db: Database,
   config: Pick<Config, 'projections'>,
-  eventStoreDb?: ReadAllPage,
-  onProgress: (events: number) => void = () => undefined,
+  { eventStoreDb, onProgress = () => undefined, pageSize = defaultPageSize }: RebuildOptions = {},
 ): Promise<{ events: number }> {
   const following = eventStoreDb ? eventStoreDbFollowingProjectors : config.projections === 'async' ? followingProjectors : [];
   const inAppend = eventStoreDb ? [] : projectors.filter((p) => !following.includes(p));
@@ -46,10 +49,10 @@ export async function rebuildReadModels(
     for (const columns of kept) await setAside(trx, columns);
     // Children first: bookings refer to resources, applications to projects.
     for (const table of [...tables].reverse()) await trx.deleteFrom(table).execute();
-    const appended = inAppend.length > 0 ? await replayLog(trx, inAppend, pagesOfLog(trx, false), onProgress) : { events: 0 };
+    const appended = inAppend.length > 0 ? await replayLog(trx, inAppend, pagesOfLog(trx, false, pageSize), onProgress) : { events: 0 };
     let followed = 0;
     if (runnerAt) {
-      const read: ReadPage = eventStoreDb ? (after) => eventStoreDb({ after, maxCount: batchSize }) : pagesOfLog(trx, true);
+      const read: ReadPage = eventStoreDb ? (after) => eventStoreDb({ after, maxCount: pageSize }) : pagesOfLog(trx, true, pageSize);
       const { events, reached } = await replayLog(trx, following, read, (events) => onProgress(appended.events + events));
       await moveCheckpoint(trx, projectionsCheckpoint, runnerAt, reached);
       followed = events;
@@ -69,10 +72,10 @@ type ReadPage = (after: LogPosition) => Promise<AllPage>;
 
 /** Pages of the PostgreSQL log, below the late-commit horizon or not: a short page is its end. */
 const pagesOfLog =
-  (trx: Transaction<DB>, horizon: boolean): ReadPage =>
+  (trx: Transaction<DB>, horizon: boolean, pageSize: number): ReadPage =>
   async (after) => {
-    const page = await readLog(trx, { after, maxCount: batchSize, horizon });
-    return { ...page, end: page.events.length < batchSize };
+    const page = await readLog(trx, { after, maxCount: pageSize, horizon });
+    return { ...page, end: page.events.length < pageSize };
   };
 
 /** Applies the log from its start through `through`, telling `onProgress` after each page; answers how many events it applied and the last one's position. */

@@ -39,7 +39,7 @@ describe('EVENT_STORE=eventstoredb: rebuilding the read models from a long $all'
     esdb.appendSystemEvent();
     esdb.deliverInBursts(250, 50);
 
-    const { events } = await rebuildReadModels(database.db, { projections: 'async' }, eventStoreDbPages(esdb.client));
+    const { events } = await rebuildReadModels(database.db, { projections: 'async' }, { eventStoreDb: eventStoreDbPages(esdb.client) });
     expect(events).to.equal(ids.length);
     const rows = await database.db.selectFrom('resources').select('id').execute();
     expect(rows.map((r) => r.id).sort()).to.deep.equal([...ids].sort());

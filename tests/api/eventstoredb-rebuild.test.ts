@@ -35,7 +35,7 @@ describe('EVENT_STORE=eventstoredb: rebuilding the read models from $all', funct
     expect((await server.request('PATCH', `/booking/v1/bookings/${booked.body.id}/cancel`, { body: { reason: 'moved' } })).status).to.equal(200);
 
     const live = await snapshotOf(server.database.db);
-    const { events } = await rebuildReadModels(server.database.db, server.services.config, eventStoreDbPages(esdb.client));
+    const { events } = await rebuildReadModels(server.database.db, server.services.config, { eventStoreDb: eventStoreDbPages(esdb.client) });
     expect(events).to.equal(esdb.events().length);
     expect(await snapshotOf(server.database.db)).to.deep.equal(live);
     expect(await projectionsCheckpointOnAll(server.database.db)).to.deep.equal(esdb.events().at(-1)!.position);

@@ -31,7 +31,7 @@ describe('the bookings read model', function () {
     }
   }
 
-  it('rebuilt from the log equals the live one, and applying the log again changes nothing', async () => {
+  it('rebuilt from the log equals the live one, one event at a time or all at once, and applying the log again changes nothing', async () => {
     const alice = server.token({ level: 'LV4', sub: 'alice' });
     const admin = server.token({ level: 'LV2', sub: 'admin' });
     await registerZone(server, 'zone-r', { bookingPolicy: { autoConfirm: false } });
@@ -51,12 +51,13 @@ describe('the bookings read model', function () {
     const events = (await everyEvent()).filter((e) => bookingsProjector.handles.has(e.type));
     await server.database.db.deleteFrom('bookings').execute();
     await server.database.db.transaction().execute(async (trx) => {
-      for (const event of events) await bookingsProjector.apply(trx, event);
+      for (const event of events) await bookingsProjector.apply(trx, [event]);
     });
     expect(await table()).to.deep.equal(live);
-    await server.database.db.transaction().execute(async (trx) => {
-      for (const event of events) await bookingsProjector.apply(trx, event);
-    });
+    await server.database.db.transaction().execute((trx) => bookingsProjector.apply(trx, events));
+    expect(await table()).to.deep.equal(live);
+    await server.database.db.deleteFrom('bookings').execute();
+    await server.database.db.transaction().execute((trx) => bookingsProjector.apply(trx, events));
     expect(await table()).to.deep.equal(live);
   });
 });

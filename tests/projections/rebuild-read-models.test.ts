@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Temporal } from 'temporal-polyfill';
 import { archiveBookings } from '../../src/commands/booking/archive-bookings.js';
+import { completeBooking, expirePendingBooking, issueReminder, markNoShow } from '../../src/commands/booking/system-moves.js';
 import type { DatabaseConfig } from '../../src/infra/config.js';
 import { projectionsCheckpoint } from '../../src/infra/event-store/projection-progress.js';
 import { createLogger } from '../../src/infra/logger.js';
@@ -58,6 +59,32 @@ describe('rebuilding the read models from the log', function () {
     expect((await server.request('POST', '/booking/v1/quotas', { body: { resourceIds: [desk], limit: 8, unit: 'hours', per: 'week' } })).status).to.equal(201);
     const dropped = await server.request('POST', '/booking/v1/quotas', { body: { limit: 20, unit: 'bookings', per: 'month' } });
     expect((await server.request('DELETE', `/booking/v1/quotas/${dropped.body.id}`)).status).to.equal(204);
+    // A day of moves on five more bookings: reminded, checked in and out, completed with and without
+    // check-in, a no-show after a new grace period (moving the no-show timers), one expired pending.
+    const day = (time: string) => `2027-02-10T${time}:00Z`;
+    const moved: string[] = [];
+    for (const hour of ['09', '10', '11', '12', '13']) {
+      const res = await server.request('POST', '/booking/v1/bookings', { body: bookingBody('rebuild-room', day(`${hour}:00`), day(`${hour}:30`)), token: alice });
+      expect(res.status).to.equal(201);
+      moved.push(res.body.id);
+    }
+    for (const id of moved.slice(0, 4)) expect((await server.request('PATCH', `/booking/v1/bookings/${id}/confirm`, { token: admin })).status).to.equal(200);
+    expect((await server.request('PATCH', `/booking/v1/resources/${room}`, { body: { bookingPolicy: { gracePeriodMinutes: 10 } } })).status).to.equal(200);
+    const at = async (time: string, move: () => Promise<unknown>) => {
+      setClock(server, day(time));
+      await move();
+    };
+    await at('08:50', () => issueReminder(server.services, moved[0]!));
+    await at('09:01', () => server.request('PATCH', `/booking/v1/bookings/${moved[0]}/checkin`, { token: alice }));
+    await at('09:10', () => server.request('PATCH', `/booking/v1/bookings/${moved[0]}/checkout`, { token: alice }));
+    await at('10:01', () => server.request('PATCH', `/booking/v1/bookings/${moved[1]}/checkin`, { token: alice }));
+    await at('10:30', () => completeBooking(server.services, moved[1]!));
+    await at('11:30', () => completeBooking(server.services, moved[2]!));
+    await at('12:15', () => markNoShow(server.services, moved[3]!));
+    await at('13:00', () => expirePendingBooking(server.services, moved[4]!));
+    const statuses = await server.database.db.selectFrom('bookings').select(['id', 'status', 'checked_in_at']).where('id', 'in', moved).execute();
+    expect(moved.map((id) => statuses.find((b) => b.id === id)?.status)).to.deep.equal(['completed', 'completed', 'completed', 'no_show', 'cancelled']);
+    expect(statuses.filter((b) => b.checked_in_at !== null)).to.have.length(2);
     // Retention moves the cancelled bookings (one by the removal) to the archive; the rest has not ended or is still active.
     setClock(server, '2027-03-01T00:00:00Z');
     expect(await archiveBookings(server.services, Temporal.Instant.from('2027-02-01T00:00:00Z'))).to.deep.equal({ archived: 2 });
@@ -83,6 +110,11 @@ describe('rebuilding the read models from the log', function () {
     const { events } = await rebuildReadModels(server.database.db, server.services.config);
     expect(events).to.be.greaterThan(20);
     expect(await snapshot()).to.deep.equal(live);
+    // Pages of a few events: a booking's events, a run's end, fall on every side of a page's end.
+    for (const pageSize of [1, 3, 7]) {
+      expect(await rebuildReadModels(server.database.db, server.services.config, { pageSize })).to.deep.equal({ events });
+      expect(await snapshot(), `pages of ${pageSize}`).to.deep.equal(live);
+    }
   });
 
   it('rebuilds the device and catalog records too, keeping what stays out of events', async () => {

@@ -33,7 +33,14 @@ export const logStart: LogPosition = { transactionId: '0', globalPosition: 0 };
 /** Keeps one read model current: applies the events it handles inside the append's transaction `Trx`. */
 export type InlineProjection<Trx> = {
   handles: ReadonlySet<string>;
-  apply: (trx: Trx, event: RecordedEvent) => Promise<void>;
+  /** Applies events it handles, in log order: what applying them one at a time, in that order, writes. */
+  apply: (trx: Trx, events: readonly RecordedEvent[]) => Promise<void>;
+  /**
+   * Set when `apply` writes a run of events in a few set-based statements, whatever the run's
+   * length, and reads nothing another projection writes for the events it handles: the events
+   * that only such projections handle are then handed to each of them in runs (project-events.ts).
+   */
+  setBased?: true;
   /**
    * The event applied by SQL alone, from its type and data (no revision nor position): statements
    * the store may run inside its append statement, one round trip for all. They must write what

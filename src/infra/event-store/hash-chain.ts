@@ -3,20 +3,40 @@ import { createHash } from 'node:crypto';
 /** The hash before a stream's first event. */
 export const genesisHash = '0'.repeat(64);
 
+/** Object keys as JSON strings: the same few names recur in every event. Bounded, since data may carry names of its own. */
+const quotedKeys = new Map<string, string>();
+
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (quotedKeys.size < 10_000) quotedKeys.set(key, quoted);
+  }
+  return quoted;
+}
+
 /**
  * Canonical JSON (RFC 8785 for the values events hold): object keys sorted by UTF-16 code units,
  * no whitespace, strings and numbers written as JSON.stringify writes them, undefined members left
  * out. The append, the migration and verify-log must write the same bytes for the same event.
+ * Written as loops over one growing string: verify-log spends most of its time here.
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i] ?? null);
+    return `${out}]`;
+  }
   const record = value as Record<string, unknown>;
-  const members = Object.keys(record)
-    .filter((key) => record[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
-  return `{${members.join(',')}}`;
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    out += `${out.length === 1 ? '' : ','}${quotedKey(key)}:${canonicalJson(member)}`;
+  }
+  return `${out}}`;
 }
 
 /**

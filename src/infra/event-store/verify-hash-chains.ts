@@ -15,7 +15,7 @@ type ChainRow = {
   head_revision: number;
 };
 
-const batchSize = 2_000;
+const batchSize = 5_000;
 
 /**
  * Recomputes every stream's chain from the stored events. Each broken stream is reported once, at
@@ -41,13 +41,21 @@ export async function verifyHashChains(
     if (!row || row.stream_id === brokenStream) return;
     if (Number(row.stream_revision) !== Number(row.head_revision) || head !== row.head_hash) broken(row, 'stream head does not match');
   };
-  for (;;) {
-    const { rows } = await sql<ChainRow>`
+  const pageAfter = async (key: { streamId: string; revision: number }) =>
+    (
+      await sql<ChainRow>`
       select e.global_position, e.event_id, e.stream_id, e.stream_revision, e.event_type, e.data, e.hash,
         s.head_hash, s.stream_revision as head_revision
       from events e left join streams s on s.stream_id = e.stream_id
-      where (e.stream_id, e.stream_revision) > (${after.streamId}, ${after.revision})
-      order by e.stream_id, e.stream_revision limit ${batchSize}`.execute(db);
+      where (e.stream_id, e.stream_revision) > (${key.streamId}, ${key.revision})
+      order by e.stream_id, e.stream_revision limit ${batchSize}`.execute(db)
+    ).rows;
+  let next = pageAfter(after);
+  for (;;) {
+    const rows = await next;
+    // The next page is read while this one is hashed.
+    const end = rows.at(-1);
+    if (end && rows.length === batchSize) next = pageAfter({ streamId: end.stream_id, revision: Number(end.stream_revision) });
     for (const row of rows) {
       const revision = Number(row.stream_revision);
       const newStream = row.stream_id !== after.streamId;

@@ -1,4 +1,5 @@
 import { blackoutEventTypes, isBlackoutEvent } from '../../domain/blackout/blackout-events.js';
+import { oneAtATime } from '../../infra/event-store/project-events.js';
 import type { Projector } from '../projector.js';
 
 /**
@@ -10,7 +11,7 @@ export const blackoutsProjector: Projector = {
   tables: ['blackouts'],
   handles: blackoutEventTypes,
   inAppend: true,
-  async apply(trx, event) {
+  apply: oneAtATime(async (trx, event) => {
     if (!isBlackoutEvent(event)) return;
     const { blackout } = event.data;
     if (event.type === 'BlackoutDeleted') {
@@ -29,5 +30,5 @@ export const blackoutsProjector: Projector = {
     };
     // Applied again by a follower after a commit it could not confirm: the row is the same.
     await trx.insertInto('blackouts').values(row).onConflict((oc) => oc.column('id').doUpdateSet(row)).execute();
-  },
+  }),
 };

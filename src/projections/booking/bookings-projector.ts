@@ -1,9 +1,10 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { BookingArchived } from '../../domain/booking/booking-archived.js';
 import { storedBookingEventTypes } from '../../domain/booking/booking-archived.js';
 import type { BookingEvent } from '../../domain/booking/booking-events.js';
 import { bind, executeAll, sqlTemplate, upsertStatement, type BoundSql } from '../../infra/db/sql-template.js';
-import type { BookingsTable } from '../../infra/db/tables/bookings.table.js';
+import { insertJsonRows } from '../../infra/db/json-rows.js';
+import type { BookingsArchiveTable, BookingsTable } from '../../infra/db/tables/bookings.table.js';
 import type { EventOf } from '../../infra/event-store/event-store.js';
 import type { Projector } from '../projector.js';
 import { bookingToRow } from './booking-row.js';
@@ -40,33 +41,41 @@ const columns = Object.keys({
   updated_at: true,
 } satisfies Record<keyof BookingsTable, true>);
 
+const archiveColumns = [...columns, 'archived_at'];
+
 const upsertBooking = sqlTemplate<Insertable<BookingsTable>>((row) => [upsertStatement('bookings', columns, 'id', row)]);
 
 const upsertOf = (event: EventOf): BoundSql[] => [bind(upsertBooking, bookingToRow((event.data as BookingEvent['data']).booking))];
 
+function archivedRow(booking: BookingArchived['data']['booking']): Insertable<BookingsArchiveTable> {
+  return { ...bookingToRow(booking), is_series_parent: booking.isSeriesParent, archived_at: new Date(booking.archivedAt) };
+}
+
 /**
- * Every booking event carries the whole booking after the change, so the row is simply replaced:
- * applying an event again (a replay, a rebuild in log order) writes the same row. An archived
- * booking leaves `bookings` for `bookings_archive` (contract §13, retention).
+ * Every booking event carries the whole booking after the change, so a booking's row is the one
+ * its last event gives: a run of events leaves the rows of its bookings out, then puts in each
+ * one's last (a booking whose last event archived it leaves `bookings` for `bookings_archive`,
+ * contract §13, retention). Applying events again (a replay, a rebuild in log order) writes the
+ * same rows. Out, then in: the rows in place once the run is applied are those of a moment of the
+ * log, which the exclusion constraint allowed, so no row on its way in meets one on its way out.
  */
 export const bookingsProjector: Projector = {
   name: 'bookings',
   tables: ['bookings', 'bookings_archive'],
   handles: storedBookingEventTypes,
-  async apply(trx, recorded) {
-    if (recorded.type === 'BookingArchived') {
-      const { booking } = recorded.data as BookingArchived['data'];
-      const row = { ...bookingToRow(booking), archived_at: new Date(booking.archivedAt) };
-      const { id: _id, ...changes } = row;
-      await trx.deleteFrom('bookings').where('id', '=', booking.id).execute();
-      await trx
-        .insertInto('bookings_archive')
-        .values({ ...row, is_series_parent: booking.isSeriesParent })
-        .onConflict((oc) => oc.column('id').doUpdateSet({ ...changes, is_series_parent: booking.isSeriesParent }))
-        .execute();
-      return;
+  setBased: true,
+  async apply(trx, events) {
+    const last = new Map<string, EventOf>();
+    const archived = new Map<string, Insertable<BookingsArchiveTable>>();
+    for (const event of events) {
+      const { booking } = event.data as BookingEvent['data'] | BookingArchived['data'];
+      last.set(booking.id, event);
+      if (event.type === 'BookingArchived') archived.set(booking.id, archivedRow((event.data as BookingArchived['data']).booking));
     }
-    await executeAll(trx, upsertOf(recorded));
+    const rows = [...last.values()].filter((event) => event.type !== 'BookingArchived').map((event) => bookingToRow((event.data as BookingEvent['data']).booking));
+    await sql`delete from bookings where id = any(${[...last.keys()]}::uuid[])`.execute(trx);
+    if (rows.length > 0) await insertJsonRows('bookings', columns, JSON.stringify(rows)).execute(trx);
+    if (archived.size > 0) await insertJsonRows('bookings_archive', archiveColumns, JSON.stringify([...archived.values()]), 'id').execute(trx);
   },
   sqlOf: (event) => (event.type === 'BookingArchived' ? undefined : upsertOf(event)),
 };

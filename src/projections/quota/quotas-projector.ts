@@ -1,4 +1,5 @@
 import { quotaEventTypes, type QuotaEvent } from '../../domain/quota/quota-events.js';
+import { oneAtATime } from '../../infra/event-store/project-events.js';
 import type { Projector } from '../projector.js';
 
 /** The live quotas: a creation adds the row (once, however often it is applied), a deletion drops it. */
@@ -6,7 +7,7 @@ export const quotasProjector: Projector = {
   name: 'quotas',
   tables: ['quotas'],
   handles: quotaEventTypes,
-  async apply(trx, recorded) {
+  apply: oneAtATime(async (trx, recorded) => {
     const event = { type: recorded.type, data: recorded.data } as QuotaEvent;
     const { quota } = event.data;
     if (event.type === 'QuotaDeleted') {
@@ -18,5 +19,5 @@ export const quotasProjector: Projector = {
       .values({ id: quota.id, workspace: quota.workspace, quota: JSON.stringify(quota), created_at: new Date(quota.createdAt) })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
-  },
+  }),
 };

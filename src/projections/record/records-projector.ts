@@ -2,6 +2,7 @@ import type { RecordChangeType, RecordEventData } from '../../domain/record/reco
 import type { RecordKind } from '../../domain/record/record-kind.js';
 import type { DB } from '../../infra/db/schema.js';
 import { deleteRecordRow, insertRecordRow, keyColumnsOf, updateRecordRow } from './record-rows.js';
+import { oneAtATime } from '../../infra/event-store/project-events.js';
 import type { Projector } from '../projector.js';
 import { recordKinds } from './record-kinds.js';
 
@@ -26,14 +27,14 @@ export function recordsProjectorOf(kinds: readonly RecordKind[], options: { repe
     tables: kinds.map((kind) => kind.table as keyof DB),
     kept: kinds.flatMap((kind) => (kind.keptColumns ? [{ table: kind.table as keyof DB, key: keyColumnsOf(kind), columns: kind.keptColumns }] : [])),
     handles: new Set(changeOf.keys()),
-    async apply(trx, event) {
+    apply: oneAtATime(async (trx, event) => {
       const { kind, change } = changeOf.get(event.type)!;
       const data = event.data as RecordEventData;
       const key = { workspace: data.workspace, id: data.id };
       if (change === 'created') await insertRecordRow(trx, kind, data.record, data.at, { ifAbsent: options.repeatable });
       else if (change === 'updated') await updateRecordRow(trx, kind, key, data.record, data.at);
       else await deleteRecordRow(trx, kind, key);
-    },
+    }),
   };
 }
 

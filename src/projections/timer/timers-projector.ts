@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import { storedBookingEventTypes } from '../../domain/booking/booking-archived.js';
+import type { BookingArchived } from '../../domain/booking/booking-archived.js';
 import type { BookingEvent } from '../../domain/booking/booking-events.js';
 import { defaultBookingPolicy } from '../../domain/resource/resource.js';
 import type { ResourceUpdated } from '../../domain/resource/resource-events.js';
@@ -8,7 +9,7 @@ import type { TimerKind } from '../../infra/db/tables/timers.table.js';
 import { bind, executeAll, sqlTemplate, type BoundSql } from '../../infra/db/sql-template.js';
 import type { EventOf } from '../../infra/event-store/event-store.js';
 import type { Projector } from '../projector.js';
-import { bookingTimers, timerKinds } from './booking-timers.js';
+import { bookingTimers, timerKinds, type PlannedTimer } from './booking-timers.js';
 
 /** The kinds an event plans anew; the timers of other kinds stay as they are. */
 function replannedKinds(event: BookingEvent): readonly TimerKind[] {
@@ -56,18 +57,32 @@ const replan = sqlTemplate<Replan>((p) => [
     where timers.due_at <> excluded.due_at`,
 ]);
 
-/** The replanning of a booking event (BookingArchived aside). */
-function replanOf(recorded: EventOf): BoundSql[] {
+/** The timers one booking event deletes (null) and plans, by kind; BookingArchived deletes them all. */
+function timerChangesOf(recorded: EventOf): { bookingId: string; resourceId: string; changes: [TimerKind, PlannedTimer | null][] } {
+  if (recorded.type === 'BookingArchived') {
+    const { booking } = recorded.data as BookingArchived['data'];
+    return { bookingId: booking.id, resourceId: booking.bookableResourceId, changes: timerKinds.map((kind) => [kind, null]) };
+  }
   const event = { type: recorded.type, data: recorded.data } as BookingEvent;
   const { booking } = event.data;
-  const kinds = replannedKinds(event);
   // A reminder issued is done with: it is dropped, never planned again.
-  const planned = event.type === 'BookingReminderIssued' ? [] : bookingTimers(booking).filter((t) => kinds.includes(t.kind));
+  const planned = event.type === 'BookingReminderIssued' ? [] : bookingTimers(booking);
+  return {
+    bookingId: booking.id,
+    resourceId: booking.bookableResourceId,
+    changes: replannedKinds(event).map((kind) => [kind, planned.find((timer) => timer.kind === kind) ?? null]),
+  };
+}
+
+/** The replanning of a booking event (BookingArchived aside), in one round trip. */
+function replanOf(recorded: EventOf): BoundSql[] {
+  const { bookingId, resourceId, changes } = timerChangesOf(recorded);
+  const planned = changes.flatMap(([, timer]) => (timer ? [timer] : []));
   return [
     bind(replan, {
-      bookingId: booking.id,
-      resourceId: booking.bookableResourceId,
-      kinds,
+      bookingId,
+      resourceId,
+      kinds: changes.map(([kind]) => kind),
       kept: planned.map((t) => t.kind),
       dueAts: planned.map((t) => t.dueAt.toISOString()),
       plusGrace: planned.map((t) => t.plusGracePeriod === true),
@@ -89,22 +104,76 @@ async function moveNoShows(trx: Transaction<DB>, event: ResourceUpdated): Promis
     .execute();
 }
 
-/** Keeps the durable timers in step with the bookings: plans, moves and drops them with each event. */
+/**
+ * What a run of booking events leaves of one timer: deleted (`planned` null), or `planned`; an
+ * unchanged timer keeps its claim only if every event of the run planned it at the time it had,
+ * else (`fresh`) it is written anew, unclaimed, as the events one at a time would have left it.
+ */
+type TimerOutcome = { bookingId: string; resourceId: string; kind: TimerKind; planned: PlannedTimer | null; fresh: boolean };
+
+const sameTimer = (a: PlannedTimer, b: PlannedTimer) => a.dueAt.getTime() === b.dueAt.getTime() && a.plusGracePeriod === b.plusGracePeriod;
+
+/**
+ * Applies a run of booking events in two statements: what each timer ends as (TimerOutcome), each
+ * one's grace period from its own resource as in `replan`. Both find their rows by the primary key
+ * whatever the table's statistics say: a rebuild fills the table from empty in one transaction.
+ */
+async function replanAll(trx: Transaction<DB>, events: readonly EventOf[]): Promise<void> {
+  const outcomes = new Map<string, TimerOutcome>();
+  for (const event of events) {
+    const { bookingId, resourceId, changes } = timerChangesOf(event);
+    for (const [kind, planned] of changes) {
+      const key = `${bookingId} ${kind}`;
+      const before = outcomes.get(key);
+      const fresh = before !== undefined && (before.fresh || before.planned === null || planned === null || !sameTimer(before.planned, planned));
+      outcomes.set(key, { bookingId, resourceId, kind, planned, fresh });
+    }
+  }
+  const all = [...outcomes.values()];
+  const gone = all.filter((o) => o.planned === null || o.fresh);
+  const planned = all.filter((o): o is TimerOutcome & { planned: PlannedTimer } => o.planned !== null);
+  if (gone.length > 0) {
+    // Kind by kind, so that each condition is a probe of the primary key by (booking_id, kind).
+    const ofKind = timerKinds.map((kind) => sql`(kind = ${kind} and booking_id = any(${gone.filter((o) => o.kind === kind).map((o) => o.bookingId)}::uuid[]))`);
+    await sql`delete from timers where ${sql.join(ofKind, sql` or `)}`.execute(trx);
+  }
+  if (planned.length === 0) return;
+  await sql`insert into timers (booking_id, kind, due_at, claimed_until)
+    select planned.booking_id, planned.kind,
+           case when planned.plus_grace
+             then planned.due_at + make_interval(mins => coalesce((resources.booking_policy ->> 'gracePeriodMinutes')::int, ${defaultBookingPolicy.gracePeriodMinutes}))
+             else planned.due_at end,
+           null
+    from unnest(${planned.map((o) => o.bookingId)}::uuid[], ${planned.map((o) => o.resourceId)}::uuid[], ${planned.map((o) => o.kind)}::text[],
+                ${planned.map((o) => o.planned.dueAt.toISOString())}::timestamptz[], ${planned.map((o) => o.planned.plusGracePeriod === true)}::boolean[])
+      as planned(booking_id, resource_id, kind, due_at, plus_grace)
+      left join resources on resources.id = planned.resource_id
+    on conflict (booking_id, kind) do update set due_at = excluded.due_at, claimed_until = null
+    where timers.due_at <> excluded.due_at`.execute(trx);
+}
+
+/**
+ * Keeps the durable timers in step with the bookings: plans, moves and drops them with each event;
+ * a run of booking events in two statements (replanAll). A change of grace period moves the
+ * no-show timers of the resource, between the runs.
+ */
 export const timersProjector: Projector = {
   name: 'timers',
   tables: ['timers'],
   handles: new Set([...storedBookingEventTypes, 'ResourceUpdated']),
-  async apply(trx, recorded) {
-    if (recorded.type === 'ResourceUpdated') {
-      await moveNoShows(trx, { type: 'ResourceUpdated', data: recorded.data } as ResourceUpdated);
-      return;
+  setBased: true,
+  async apply(trx, events) {
+    let run: EventOf[] = [];
+    for (const event of events) {
+      if (event.type !== 'ResourceUpdated') {
+        run.push(event);
+        continue;
+      }
+      if (run.length > 0) await replanAll(trx, run);
+      run = [];
+      await moveNoShows(trx, { type: 'ResourceUpdated', data: event.data } as ResourceUpdated);
     }
-    if (recorded.type === 'BookingArchived') {
-      // An archived booking has ended for good: nothing is due for it any more.
-      await trx.deleteFrom('timers').where('booking_id', '=', (recorded.data as { booking: { id: string } }).booking.id).execute();
-      return;
-    }
-    await executeAll(trx, replanOf(recorded));
+    if (run.length > 0) await replanAll(trx, run);
   },
   sqlOf: (event) => (event.type === 'ResourceUpdated' || event.type === 'BookingArchived' ? undefined : replanOf(event)),
 };

@@ -1,5 +1,6 @@
 import { bookingEventTypes, type BookingEvent } from '../../domain/booking/booking-events.js';
 import type { Insertable } from 'kysely';
+import { insertJsonRows } from '../../infra/db/json-rows.js';
 import { bind, executeAll, sqlTemplate, upsertStatement, type BoundSql } from '../../infra/db/sql-template.js';
 import type { UtilizationBookingsTable } from '../../infra/db/tables/utilization-bookings.table.js';
 import type { EventOf } from '../../infra/event-store/event-store.js';
@@ -20,11 +21,12 @@ const columns = Object.keys({
 
 const upsertRow = sqlTemplate<UtilizationRow>((row) => [upsertStatement('utilization_bookings', columns, 'booking_id', row)]);
 
-function statementsOf(event: EventOf): BoundSql[] {
+/** The booking's row after the event; none for a series parent. */
+function rowOf(event: EventOf): UtilizationRow | undefined {
   const { booking } = event.data as BookingEvent['data'];
-  if (booking.isSeriesParent) return [];
+  if (booking.isSeriesParent) return undefined;
   const [startMs, endMs] = [Date.parse(booking.startTime), Date.parse(booking.endTime)];
-  const row: UtilizationRow = {
+  return {
     booking_id: booking.id,
     bookable_resource_id: booking.bookableResourceId,
     start_time: new Date(startMs),
@@ -34,18 +36,31 @@ function statementsOf(event: EventOf): BoundSql[] {
     status: booking.status,
     checked_in: booking.checkedInAt !== null,
   };
-  return [bind(upsertRow, row)];
+}
+
+function statementsOf(event: EventOf): BoundSql[] {
+  const row = rowOf(event);
+  return row ? [bind(upsertRow, row)] : [];
 }
 
 /**
  * One row per booking with its resource, times, status and check-in, replaced by every booking
- * event (each carries the whole booking), so a replay writes the same row. Series parents only
- * describe a pattern and count nowhere: they get no row.
+ * event (each carries the whole booking), so a replay writes the same row: a run of events writes
+ * each booking's last in one statement. Series parents only describe a pattern and count nowhere:
+ * they get no row.
  */
 export const utilizationProjector: Projector = {
   name: 'utilization',
   tables: ['utilization_bookings'],
   handles: bookingEventTypes,
-  apply: (trx, recorded) => executeAll(trx, statementsOf(recorded)),
+  setBased: true,
+  async apply(trx, events) {
+    const rows = new Map<string, UtilizationRow>();
+    for (const event of events) {
+      const row = rowOf(event);
+      if (row) rows.set(row.booking_id, row);
+    }
+    if (rows.size > 0) await insertJsonRows('utilization_bookings', columns, JSON.stringify([...rows.values()]), 'booking_id').execute(trx);
+  },
   sqlOf: statementsOf,
 };

@@ -47,6 +47,8 @@ export async function replayLog(log: LogReader, { after, to }: ReplayRequest, io
     return;
   }
   const target = await openReplayTarget(to, io.env, io.stdout);
+  // At once, not at the bar's first tick (2 s on): a line at least every 5 s from the start (contract §20).
+  io.stderr.write(`replay: positions ${after + 1}..${head} to ${to}\n`);
   const progress = new cliProgress.SingleBar(
     { stream: io.stderr, format: 'replay [{bar}] {percentage}% | positions {value}/{total} | {sent} events sent', noTTYOutput: true, notTTYSchedule: 2000 },
     cliProgress.Presets.shades_classic,

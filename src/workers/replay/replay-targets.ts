@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { EventEnvelope } from '../../domain/event-envelope.js';
 import { createKafkaProducer } from '../../infra/kafka/create-kafka-producer.js';
@@ -15,9 +16,14 @@ export type ReplayTarget = { send: SendEnvelopes; close(): Promise<void> };
 
 const attemptsPerWebhook = 5;
 
-/** One envelope a line. */
+/** One envelope a line; a page waits until a slow reader has taken the previous one, so memory stays bounded. */
 function linesTo(stdout: Writable): ReplayTarget {
-  return { send: async (envelopes) => void stdout.write(envelopes.map((e) => `${JSON.stringify(e)}\n`).join('')), close: async () => undefined };
+  return {
+    send: async (envelopes) => {
+      if (!stdout.write(envelopes.map((e) => `${JSON.stringify(e)}\n`).join(''))) await once(stdout, 'drain');
+    },
+    close: async () => undefined,
+  };
 }
 
 function webhookOf(env: NodeJS.ProcessEnv): ReplayTarget {
