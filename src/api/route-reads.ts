@@ -45,7 +45,9 @@ export function readSideOf(res: Response): ReadSide {
 /**
  * Every answer to a write carries a Consistency-Token naming it: the primary's WAL position taken
  * when the answer is ready, after the write committed. A read that sends it back is answered once
- * a replica has replayed that far.
+ * a replica has replayed that far. A refusal (4xx, 5xx) wrote nothing: its token is the newest
+ * position this process knows, with no statement of its own (refused input never reaches the
+ * database).
  */
 export function stampConsistencyTokens(services: Pick<Services, 'reads' | 'logger'>): RequestHandler {
   return (req, res, next) => {
@@ -53,6 +55,10 @@ export function stampConsistencyTokens(services: Pick<Services, 'reads' | 'logge
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
     res.end = ((...args: unknown[]) => {
       if (res.headersSent) return end(...args);
+      if (res.statusCode >= 400) {
+        res.setHeader(consistencyTokenHeader, services.reads.knownToken());
+        return end(...args);
+      }
       services.reads
         .consistencyToken()
         .then((token) => res.headersSent || res.setHeader(consistencyTokenHeader, token))

@@ -20,6 +20,11 @@ export type ReadRouting = {
   replicaStatus(): ReplicaStatus | undefined;
   /** A token naming every write committed before this call: the primary's WAL position after it. */
   consistencyToken(): Promise<string>;
+  /**
+   * The newest position this process has seen, without asking: the token of an answer that wrote
+   * nothing (a refusal), which has no write of its own to name. "0/0" before any.
+   */
+  knownToken(): string;
   close(): Promise<void>;
 };
 
@@ -34,16 +39,19 @@ const currentPosition = async (db: Database) =>
 
 /** Reads of the primary itself: no replica configured, or the embedded engine. */
 function primaryOnly(primary: Database): ReadRouting {
+  let known = '0/0';
   // A position read after the call covers the call's writes: calls made while one read runs wait
   // for the next, so under load one statement serves many answers.
   const position = batchCalls(async (calls: unknown[]) => {
     const current = await currentPosition(primary);
+    known = current;
     return calls.map(() => current);
   });
   return {
     readerFor: async () => ({ db: primary, target: 'primary' }),
     replicaStatus: () => undefined,
     consistencyToken: () => position(undefined),
+    knownToken: () => known,
     close: async () => undefined,
   };
 }
@@ -125,6 +133,7 @@ export function createReadRouting(primary: Database, config: DatabaseConfig, log
       return Number.isFinite(lagMs) ? { status: lagMs <= maxLagMs ? 'up' : 'behind', lagMs: Math.round(lagMs) } : { status: 'behind' };
     },
     consistencyToken: primaryReads.consistencyToken,
+    knownToken: primaryReads.knownToken,
     async close() {
       stopped = true;
       await following;
