@@ -42,6 +42,11 @@ export function readSideOf(res: Response): ReadSide {
   return side;
 }
 
+/** The database `routeReads` chose, or `primary` where it is not mounted (a router used on its own). */
+export function readDbOf(res: Response, primary: Executor): Executor {
+  return (res.locals.readSide as ReadSide | undefined)?.db ?? primary;
+}
+
 /**
  * Every answer to a write carries a Consistency-Token naming it: the primary's WAL position taken
  * when the answer is ready, after the write committed. A read that sends it back is answered once

@@ -12,7 +12,7 @@ import { selectRecordPage } from '../../projections/record/select-records.js';
 import { principalOf } from '../authenticate.js';
 import { recordQueryOf } from './record-query-string.js';
 import { recordIdOf, requestedWorkspaceOf } from './record-request.js';
-import { readSideOf } from '../route-reads.js';
+import { readDbOf } from '../route-reads.js';
 
 export const maxBulk = 100;
 
@@ -33,7 +33,7 @@ export function recordRouter(ctx: CommandContext, config: RecordKindConfig): Rou
   router.get('/', async (req, res) => {
     const actor = reader(res);
     const query = parseListQuery(kind, recordQueryOf(req));
-    res.json(await selectRecordPage(readSideOf(res).db, kind, readScopeOf(kind, scopeOf(actor, requestedWorkspaceOf(req))), query));
+    res.json(await selectRecordPage(readDbOf(res, ctx.db), kind, readScopeOf(kind, scopeOf(actor, requestedWorkspaceOf(req))), query));
   });
 
   router.post('/bulk', async (req, res) => {
@@ -52,7 +52,7 @@ export function recordRouter(ctx: CommandContext, config: RecordKindConfig): Rou
   router.get('/:id', async (req, res) => {
     const actor = reader(res);
     const query = parseReadQuery(kind, recordQueryOf(req));
-    res.json(await locateRecord(readSideOf(res).db, kind, readScopeOf(kind, scopeOf(actor, requestedWorkspaceOf(req))), recordIdOf(kind, req), query));
+    res.json(await locateRecord(readDbOf(res, ctx.db), kind, readScopeOf(kind, scopeOf(actor, requestedWorkspaceOf(req))), recordIdOf(kind, req), query));
   });
 
   for (const [method, mode] of [['patch', 'update'], ['put', 'replace']] as const) {
