@@ -75,8 +75,18 @@ describe('writes answer a Consistency-Token (contract §19)', function () {
   before(async () => {
     relay = await startTcpRelay({ host: '127.0.0.1', port: replicaPort });
     server = await startTestServer({ DB_READ_HOST: '127.0.0.1', DB_READ_PORT: String(relay.port), DB_READ_MAX_LAG_MS: '500' });
-    replica = new pg.Client({ host: '127.0.0.1', port: replicaPort, user: 'postgres', database: server.database.config!.database });
-    await replica.connect();
+    // The test database was just created on the primary: the replica holds it once it replayed that far.
+    for (const deadline = Date.now() + 30_000; ; ) {
+      replica = new pg.Client({ host: '127.0.0.1', port: replicaPort, user: 'postgres', database: server.database.config!.database });
+      try {
+        await replica.connect();
+        break;
+      } catch (error) {
+        await replica.end().catch(() => undefined);
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
     zoneId = 'replica-zone';
     await registerZone(server, zoneId);
   });
