@@ -158,7 +158,12 @@ describe('writes answer a Consistency-Token (contract §19)', function () {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(failures).to.deep.equal([]);
-    const health = await server.request('GET', '/booking/v1/health', { token: null });
+    // A poll that finds the replica gone says so at once; one stuck on it gives up within about a second.
+    let health = await server.request('GET', '/booking/v1/health', { token: null });
+    for (const deadline = Date.now() + 3_000; health.body.info.readReplica.status !== 'down' && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      health = await server.request('GET', '/booking/v1/health', { token: null });
+    }
     expect(health.status).to.equal(200);
     expect(health.body.info.readReplica).to.deep.equal({ status: 'down' });
     const replicaBefore = await readsServedBy(server, 'replica');

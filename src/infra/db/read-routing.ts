@@ -70,29 +70,39 @@ export function createReadRouting(primary: Database, config: DatabaseConfig, log
 
   let replayed: bigint | undefined;
   let samples: PrimarySample[] = [];
-  let reachable = false;
+  // The replica counts as reachable while a replay position asked after the last failure came back
+  // within `answerWithinMs`: a poll stuck on a silent connection cannot keep it "up", and an answer
+  // sent before a failure cannot undo it.
+  const answerWithinMs = 1_000;
+  let answeredAt: number | undefined;
+  let failures = 0;
+  const isReachable = () => answeredAt !== undefined && Date.now() - answeredAt <= answerWithinMs + 2 * pollMs;
   const markUnreachable = (error: unknown) => {
-    if (reachable) logger.warn({ err: error, replica: where }, 'read replica unreachable: reads go to the primary');
-    reachable = false;
+    if (answeredAt !== undefined) logger.warn({ err: error, replica: where }, 'read replica unreachable: reads go to the primary');
+    answeredAt = undefined;
+    failures += 1;
   };
   const replica = createReplicaDatabase({ ...config, replica: config.replica }, primary, markUnreachable);
 
   // A replica cut off without a refusal would hold the query until TCP gives up: a second is the most it gets.
   const replayPosition = batchCalls(async (calls: unknown[]) => {
+    const failuresBefore = failures;
     const { rows } = await Promise.race([
       sql<{ position: string | null }>`select pg_last_wal_replay_lsn()::text as position`.execute(replica),
-      sleep(1_000, undefined, { ref: false }).then(() => Promise.reject(new Error(`${where} did not answer within a second`))),
+      sleep(answerWithinMs, undefined, { ref: false }).then(() => Promise.reject(new Error(`${where} did not answer within a second`))),
     ]);
     const position = rows[0]?.position ? walPosition(rows[0].position) : undefined;
     if (position === undefined) throw new Error(`${where} is not a streaming replica (pg_last_wal_replay_lsn() is null)`);
     if (replayed === undefined || position > replayed) replayed = position;
-    if (!reachable) logger.info({ replica: where }, 'read replica reachable: reads go to it while it keeps up');
-    reachable = true;
+    if (failures === failuresBefore) {
+      if (!isReachable()) logger.info({ replica: where }, 'read replica reachable: reads go to it while it keeps up');
+      answeredAt = Date.now();
+    }
     return calls.map(() => position);
   });
 
   const staleness = (now: number): number => {
-    if (!reachable || replayed === undefined) return Infinity;
+    if (!isReachable() || replayed === undefined) return Infinity;
     for (let i = samples.length - 1; i >= 0; i--) if (samples[i]!.position <= replayed) return now - samples[i]!.at;
     return Infinity;
   };
@@ -113,7 +123,7 @@ export function createReadRouting(primary: Database, config: DatabaseConfig, log
 
   const replicaHolds = async (token: bigint): Promise<boolean> => {
     const deadline = Date.now() + tokenWaitMs;
-    while (reachable) {
+    while (isReachable()) {
       if (replayed !== undefined && replayed >= token) return true;
       if (Date.now() >= deadline) return false;
       await sleep(Math.min(5, pollMs));
@@ -128,7 +138,7 @@ export function createReadRouting(primary: Database, config: DatabaseConfig, log
       return fresh ? { db: replica, target: 'replica' } : { db: primary, target: 'primary' };
     },
     replicaStatus() {
-      if (!reachable) return { status: 'down' };
+      if (!isReachable()) return { status: 'down' };
       const lagMs = staleness(Date.now());
       return Number.isFinite(lagMs) ? { status: lagMs <= maxLagMs ? 'up' : 'behind', lagMs: Math.round(lagMs) } : { status: 'behind' };
     },
