@@ -30,7 +30,7 @@ import { measureDroppingBodies, measureInThreads } from './measure-dropping-bodi
 import { pgbenchTps } from './pgbench.js';
 import { buildScaleLog, type ScaleLog } from './scale/build-scale-log.js';
 import { scaleReport } from './scale/scale-report.js';
-import { archiveFigure, auditFeedFigure, diskFigures, readingToolFigures, rebuildFigure, type ScaleFigure } from './scale/whole-log-figures.js';
+import { archiveFigures, auditFeedFigure, diskFigures, readingToolFigures, rebuildFigures, type ScaleFigure } from './scale/whole-log-figures.js';
 import { seedBenchData, type BenchData, type BenchResource } from './seed-bench-data.js';
 import type { BenchContext, WorkloadResult } from './workload.js';
 import { workloads } from './workloads/index.js';
@@ -284,8 +284,8 @@ async function scaleMain(): Promise<void> {
         note: `${(built / buildSeconds).toFixed(0)} events/s${built < 10_000_000 ? ', extrapolated' : ''}`,
       });
       await sql`vacuum (analyze) events`.execute(db);
-      figures.push(await rebuildFigure(db, large.env));
-      figures.push(await archiveFigure(db, large.env, log.firstMs));
+      figures.push(...(await rebuildFigures(db, large.env)));
+      figures.push(...(await archiveFigures(db, large.env, log.firstMs)));
       figures.push(...(await readingToolFigures(db, large.env)));
     } finally {
       await db.destroy();

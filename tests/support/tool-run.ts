@@ -43,13 +43,14 @@ function rssOf(pid: number): number {
 /**
  * Runs `npm run <script> -- <args>` as an operator does, stdout and stderr pipes; samples the summed
  * RSS of its process tree every 100 ms. `onStdoutLine`, when given, hears stdout line by line (and
- * stdout is not kept); `onSpawn` hears the pid of npm, the root of the tree.
+ * stdout is not kept); `onSpawn` hears the pid of npm, the root of the tree; `showStderr` also
+ * writes its stderr (the progress) to this process's.
  */
 export function runTool(
   script: string,
   args: string[],
   env: Record<string, string>,
-  { onStdoutLine, onSpawn }: { onStdoutLine?: (line: string) => void; onSpawn?: (pid: number) => void } = {},
+  { onStdoutLine, onSpawn, showStderr = false }: { onStdoutLine?: (line: string) => void; onSpawn?: (pid: number) => void; showStderr?: boolean } = {},
 ): Promise<ToolRun> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -68,6 +69,7 @@ export function runTool(
     if (onStdoutLine) createInterface({ input: child.stdout }).on('line', onStdoutLine);
     else child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => {
+      if (showStderr) process.stderr.write(chunk);
       const text = chunk.toString('utf8');
       stderr += text;
       for (let n = (text.match(/\n/g) ?? []).length; n > 0; n--) stderrLineTimes.push(Date.now() - started);
