@@ -8,7 +8,7 @@ import type { EventsTable } from '../db/tables/events.table.js';
 import { compileOnce, holesOf, prefixedArgs, type BoundSql, type CompiledTemplate, type Holes } from '../db/sql-template.js';
 import type { AppendOptions, AppendResult, EventStore, ExpectedRevision, InlineProjection, LogPosition, NewEvent, RecordedEvent } from './event-store.js';
 import { canonicalJson, genesisHash } from './hash-chain.js';
-import { isFinalInLog } from './log-horizon.js';
+import { isFinalInLog, logHorizon } from './log-horizon.js';
 import { projectEvents } from './project-events.js';
 import { WrongExpectedRevisionError } from './wrong-expected-revision-error.js';
 
@@ -342,7 +342,7 @@ export type LogRead = {
 /** `next` is where the following read continues: `after` when nothing was read. */
 export type LogPage = { events: RecordedEvent[]; next: LogPosition };
 
-type ScannedRow = { [Column in keyof EventRow]: EventRow[Column] | null } & { scanned_transaction_id: string; scanned_position: number };
+type ScannedRow = { [Column in keyof EventRow]: EventRow[Column] | null } & { matches: boolean | null; n: string | null; end_transaction_id: string; end_position: number };
 
 const positionOf = (event: { transactionId: string; globalPosition: number }): LogPosition => ({
   transactionId: event.transactionId,
@@ -374,26 +374,36 @@ export async function readLog(db: Executor, read: LogRead): Promise<LogPage> {
     const last = events.at(-1);
     return { events, next: last ? positionOf(last) : after };
   }
-  // One statement, one horizon: the window's end and its matches come from the same snapshot.
+  // One statement, one horizon. The scan walks the log's index in order and stops at the page's
+  // last match or at the window's end, whichever comes first: a page of common events reads about
+  // `maxCount` rows, not the whole window. Its row past the last match (a further match, or the
+  // window's last event) only tells where the next read continues. When the log ends inside the
+  // window, its last final event is where the next read continues.
   const { rows } = await sql<ScannedRow>`
-    with scanned as (
-      select * from events where ${final} and ${beyond}
-      order by transaction_id, global_position
-      limit ${filter.scanWindow}),
-    last_scanned as (
-      select transaction_id::text as scanned_transaction_id, global_position as scanned_position from scanned
-      order by transaction_id desc, global_position desc limit 1),
-    matched as (
-      select * from scanned where ${filter.where}
-      order by transaction_id, global_position
-      limit ${maxCount})
-    select ${sql.raw(returnedColumns)}, scanned_transaction_id, scanned_position
-    from last_scanned left join matched on true
-    order by matched.transaction_id, matched.global_position`.execute(db);
-  const scanned = rows[0];
-  if (!scanned) return { events: [], next: after };
-  const events = rows.flatMap((row) => (row.event_id === null ? [] : [toRecorded(row as EventRow)]));
+    with horizon as materialized (select ${logHorizon} as first_open),
+    final as not materialized (
+      select * from events where ${read.horizon === false ? sql`true` : sql`transaction_id < (select first_open from horizon)`} and ${beyond}),
+    scan as (
+      select final.*, row_number() over (order by transaction_id, global_position) as n from final
+      order by transaction_id, global_position limit ${filter.scanWindow}),
+    picked as (
+      select *, (${filter.where}) as matches from scan where (${filter.where}) or n = ${filter.scanWindow}
+      order by n limit ${maxCount + 1}),
+    log_end as (
+      select transaction_id::text as end_transaction_id, global_position as end_position from final
+      order by transaction_id desc, global_position desc limit 1)
+    select ${sql.raw(returnedColumns)}, matches, n, end_transaction_id, end_position
+    from log_end left join picked on true
+    order by picked.n`.execute(db);
+  if (!rows[0]) return { events: [], next: after };
+  const events = rows.flatMap((row) => (row.matches ? [toRecorded(row as EventRow)] : [])).slice(0, maxCount);
   const last = events.at(-1);
-  const next = last && events.length === maxCount ? positionOf(last) : { transactionId: scanned.scanned_transaction_id, globalPosition: Number(scanned.scanned_position) };
+  const windowEnd = rows.find((row) => Number(row.n) === filter.scanWindow);
+  const next =
+    last && events.length === maxCount
+      ? positionOf(last)
+      : windowEnd
+        ? { transactionId: windowEnd.transaction_id!, globalPosition: Number(windowEnd.global_position) }
+        : { transactionId: rows[0].end_transaction_id, globalPosition: Number(rows[0].end_position) };
   return { events, next };
 }
