@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The hash before a stream's first event. */
 export const genesisHash = '0'.repeat(64);
@@ -49,5 +49,5 @@ export function canonicalEvent(event: { type: string; data: unknown; revision: n
 
 /** hex SHA-256 of the previous hash followed by the event's canonical JSON (contract §13). */
 export function chainHash(previousHash: string, event: { type: string; data: unknown; revision: number }): string {
-  return createHash('sha256').update(previousHash + canonicalEvent(event), 'utf8').digest('hex');
+  return hash('sha256', previousHash + canonicalEvent(event), 'hex');
 }

@@ -14,5 +14,6 @@ export async function openLogReader(config: Config, db: Executor): Promise<{ rea
     const client = EventStoreDBClient.connectionString(config.eventStoreConnectionString!);
     return { reader: createEventStoreDbLogReader(client, db), close: () => client.dispose() };
   }
-  return { reader: createPostgresLogReader(db), close: async () => undefined };
+  const server = config.database.kind === 'postgres' ? config.database : undefined;
+  return { reader: createPostgresLogReader(db, server), close: async () => undefined };
 }

@@ -17,17 +17,23 @@ type ChainRow = {
 
 const batchSize = 5_000;
 
+/** Streams with ids from `from` (inclusive) until `until` (exclusive); undefined: no bound. */
+export type StreamRange = { from?: string; until?: string };
+
 /**
- * Recomputes every stream's chain from the stored events. Each broken stream is reported once, at
- * its first bad event; the breaks come back in log order. `onProgress` hears the events checked.
+ * Recomputes the chain of every stream in `streams` (all by default) from the stored events. Each
+ * broken stream is reported once, at its first bad event; the breaks come back in log order.
+ * `onProgress` hears the events checked, of `total` (every event of the log, counted when not given).
  */
 export async function verifyHashChains(
   db: Executor,
   onProgress: (checked: number, total: number) => void = () => undefined,
+  { streams = {}, total: knownTotal }: { streams?: StreamRange; total?: number } = {},
 ): Promise<ChainVerification> {
-  const total = Number((await sql<{ n: string }>`select count(*) as n from events`.execute(db)).rows[0]?.n ?? 0);
+  const total = knownTotal ?? Number((await sql<{ n: string }>`select count(*) as n from events`.execute(db)).rows[0]?.n ?? 0);
   const breaks: ChainBreak[] = [];
-  let after = { streamId: '', revision: -1 };
+  const before = streams.until === undefined ? sql<boolean>`true` : sql<boolean>`e.stream_id < ${streams.until}`;
+  let after = { streamId: streams.from ?? '', revision: -1 };
   let head = genesisHash;
   let brokenStream: string | null = null;
   let last: ChainRow | null = null;
@@ -47,7 +53,7 @@ export async function verifyHashChains(
       select e.global_position, e.event_id, e.stream_id, e.stream_revision, e.event_type, e.data, e.hash,
         s.head_hash, s.stream_revision as head_revision
       from events e left join streams s on s.stream_id = e.stream_id
-      where (e.stream_id, e.stream_revision) > (${key.streamId}, ${key.revision})
+      where (e.stream_id, e.stream_revision) > (${key.streamId}, ${key.revision}) and ${before}
       order by e.stream_id, e.stream_revision limit ${batchSize}`.execute(db)
     ).rows;
   let next = pageAfter(after);

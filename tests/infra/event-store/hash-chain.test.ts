@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { canonicalJson, chainHash, genesisHash } from '../../../src/infra/event-store/hash-chain.js';
 import { createPostgresEventStore } from '../../../src/infra/event-store/postgres-event-store.js';
 import { verifyHashChains } from '../../../src/infra/event-store/verify-hash-chains.js';
+import { verifyHashChainsInParallel } from '../../../src/infra/event-store/verify-hash-chains-in-parallel.js';
 import type { EventStore } from '../../../src/infra/event-store/event-store.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 
@@ -106,6 +107,20 @@ describe('tamper evidence of the event log', function () {
         [firstEvents[2]!.id, 'revision missing before it'],
         [thirdEvents[1]!.id, 'stream head does not match'],
       ]);
+    });
+
+    it('finds the same breaks on worker threads, each over its own range of streams, as in one pass', async function () {
+      if (!database.isServer) this.skip(); // each worker opens its own connection to the database server
+      const streams = [...(await threeStreams()), ...(await threeStreams()), ...(await threeStreams())];
+      const events = await Promise.all(streams.map((stream) => store.readStream(stream!)));
+      await editBehindTheTriggersBack(sql`update events set data = '{"n": 20}' where event_id in (${events[0]![1]!.id}, ${events[8]![2]!.id})`);
+      await editBehindTheTriggersBack(sql`delete from events where event_id = ${events[4]![1]!.id}`);
+      const progress: number[] = [];
+      const parallel = await verifyHashChainsInParallel(database.db, database.config!, (checked) => progress.push(checked), 3);
+      const single = await verifyHashChains(database.db);
+      expect(single.breaks).to.have.length(3);
+      expect(parallel).to.deep.equal(single);
+      expect(progress.at(-1)).to.equal(single.checked);
     });
 
     it('npm run verify-log exits 0 on an intact log and non-zero naming the first bad event', async function () {
