@@ -374,9 +374,10 @@ export async function readLog(db: Executor, read: LogRead): Promise<LogPage> {
     const last = events.at(-1);
     return { events, next: last ? positionOf(last) : after };
   }
-  // One statement, one horizon. The scan walks the log's index in order and stops at the page's
-  // last match or at the window's end, whichever comes first: a page of common events reads about
-  // `maxCount` rows, not the whole window. Its row past the last match (a further match, or the
+  // One statement, one horizon. The scan walks the log's index in order (each step ordered by the
+  // index's own columns, so that nothing sorts the window) and stops at the page's last match or at
+  // the window's end, whichever comes first: a page of common events reads about `maxCount` rows,
+  // not the whole window. Its row past the last match (a further match, or the
   // window's last event) only tells where the next read continues. When the log ends inside the
   // window, its last final event is where the next read continues.
   const { rows } = await sql<ScannedRow>`
@@ -388,7 +389,7 @@ export async function readLog(db: Executor, read: LogRead): Promise<LogPage> {
       order by transaction_id, global_position limit ${filter.scanWindow}),
     picked as (
       select *, (${filter.where}) as matches from scan where (${filter.where}) or n = ${filter.scanWindow}
-      order by n limit ${maxCount + 1}),
+      order by transaction_id, global_position limit ${maxCount + 1}),
     log_end as (
       select transaction_id::text as end_transaction_id, global_position as end_position from final
       order by transaction_id desc, global_position desc limit 1)

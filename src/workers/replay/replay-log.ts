@@ -11,22 +11,40 @@ export type ReplayRequest = { after: number; to: ReplayTargetName };
 /** Where a replay's configuration comes from and where it writes: envelopes on stdout (target stdout), everything else on stderr. */
 export type ReplayIo = { env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable };
 
-const pageSize = 500;
+const pageSize = 2_000;
 
 /** How long to let an older transaction commit when the log holds back its later events (PostgreSQL's late-commit horizon). */
 const horizonWaitMs = 100;
 
-/** Sends the published events after `after` up to the event at `head`, page by page in log order; answers how many. */
+/**
+ * Sends the published events after `after` up to the event at `head`, page by page in log order;
+ * answers how many. The next page is read while the target takes this one: at most two pages are
+ * held at once.
+ */
 async function sendRange(log: LogReader, after: number, head: number, send: SendEnvelopes, progress: cliProgress.SingleBar): Promise<number> {
+  const read = (from: number) => {
+    const page = log.readPublished({ after: from, maxCount: pageSize, names: publishedEventNames, upTo: head }).then((read) => {
+      if (!read) throw new ReplayUsageError(`--after ${after} is no position of the log: take the "position" of an event (0 replays the whole log)`);
+      return read;
+    });
+    // Awaited later: a failure while the previous page is sent must not count as unhandled meanwhile.
+    page.catch(() => undefined);
+    return page;
+  };
   let from = after;
   let sent = 0;
+  let reading = read(from);
   while (from !== head) {
-    const page = await log.readPublished({ after: from, maxCount: pageSize, names: publishedEventNames, upTo: head });
-    if (!page) throw new ReplayUsageError(`--after ${after} is no position of the log: take the "position" of an event (0 replays the whole log)`);
+    const page = await reading;
+    const stalled = page.next === from;
+    if (!stalled && page.next !== head) reading = read(page.next);
     const envelopes = page.events.flatMap((event) => toEventEnvelope(event) ?? []);
     await send(envelopes);
     sent += envelopes.length;
-    if (page.next === from) await new Promise((resolve) => setTimeout(resolve, horizonWaitMs));
+    if (stalled) {
+      await new Promise((resolve) => setTimeout(resolve, horizonWaitMs));
+      reading = read(from);
+    }
     from = page.next;
     // A position names an event; on PostgreSQL the log's order is the commits', which positions follow only roughly.
     progress.update(Math.min(Math.max(from - after, 0), head - after), { sent });
