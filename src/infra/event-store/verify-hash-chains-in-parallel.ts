@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { DatabaseConfig } from '../config.js';
 import type { Executor } from '../db/database.js';
 import type { ChainBreak, ChainVerification } from './log-reader.js';
-import type { StreamRange } from './verify-hash-chains.js';
+import { verifyHashChains, type StreamRange } from './verify-hash-chains.js';
 
 type PostgresConfig = Extract<DatabaseConfig, { kind: 'postgres' }>;
 
@@ -43,37 +43,42 @@ async function splitStreams(db: Executor, parts: number): Promise<StreamRange[]>
 }
 
 /**
- * verifyHashChains over `workers` disjoint ranges of streams at once, each on a worker thread with
- * its own connection: hashing is most of verify-log's time, and streams are independent. Progress
- * is the sum of the workers'; breaks come back in log order, as one verification would give them.
+ * verifyHashChains over `parts` disjoint ranges of streams at once: the first in this thread on
+ * `db`, each other on a worker thread with its own connection. Hashing is most of verify-log's
+ * time, and streams are independent. Progress is the sum of the parts'; breaks come back in log
+ * order, as one verification would give them.
  */
 export async function verifyHashChainsInParallel(
   db: Executor,
   config: PostgresConfig,
   onProgress: (checked: number, total: number) => void = () => undefined,
-  workers = Math.min(availableParallelism(), 4),
+  parts = Math.min(availableParallelism(), 4),
 ): Promise<ChainVerification> {
   const total = Number((await sql<{ n: string }>`select count(*) as n from events`.execute(db)).rows[0]?.n ?? 0);
-  const ranges = await splitStreams(db, workers);
+  const ranges = await splitStreams(db, parts);
   const checked = ranges.map(() => 0);
-  const runs = ranges.map(
-    (streams, i) =>
-      new Promise<ChainVerification>((resolve, reject) => {
-        const data: VerifyWorkerData = { config: { ...config, poolSize: 2, replica: undefined }, streams, total, ...workerFiles };
-        const worker = new Worker(workerStart, { eval: true, workerData: data });
-        worker.on('message', (message: VerifyWorkerMessage) => {
-          if ('checked' in message) {
-            checked[i] = message.checked;
-            const sum = checked.reduce((a, b) => a + b, 0);
-            onProgress(sum, Math.max(total, sum));
-          } else if ('done' in message) resolve(message.done);
-          else reject(new Error(message.error));
-        });
-        worker.once('error', reject);
-        worker.once('exit', (code) => reject(new Error(`a verify-log worker exited with ${code} before it answered`)));
-      }),
-  );
-  const results = await Promise.all(runs);
+  const progress = (part: number, count: number) => {
+    checked[part] = count;
+    const sum = checked.reduce((a, b) => a + b, 0);
+    onProgress(sum, Math.max(total, sum));
+  };
+  const onWorker = (streams: StreamRange, part: number) =>
+    new Promise<ChainVerification>((resolve, reject) => {
+      const data: VerifyWorkerData = { config, streams, total, ...workerFiles };
+      const worker = new Worker(workerStart, { eval: true, workerData: data });
+      worker.on('message', (message: VerifyWorkerMessage) => {
+        if ('checked' in message) progress(part, message.checked);
+        else if ('done' in message) resolve(message.done);
+        else reject(new Error(message.error));
+      });
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`a verify-log worker exited with ${code} before it answered`)));
+    });
+  const [first, ...others] = ranges;
+  const results = await Promise.all([
+    verifyHashChains(db, (count) => progress(0, count), { streams: first, total }),
+    ...others.map((streams, i) => onWorker(streams, i + 1)),
+  ]);
   const breaks: ChainBreak[] = results.flatMap((result) => result.breaks).sort((a, b) => a.globalPosition - b.globalPosition);
   return { checked: results.reduce((sum, result) => sum + result.checked, 0), breaks };
 }
