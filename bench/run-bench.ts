@@ -7,6 +7,8 @@
  * they seed a workspace of their own, 2,000 rooms and 300,000 bookings, which takes minutes
  * (bench/seed-free-search.ts). --keep-database leaves the scratch database for EXPLAIN afterwards.
  * --scale runs the workloads on a small database and on a log of --events events (default 10 million), side by side (scaleMain).
+ * --large-database NAME (with --scale) takes the log of a scale run kept with --keep-database that
+ * stopped before its workloads, instead of building one: its build, rebuild and archive are not measured again.
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -21,7 +23,7 @@ import { createDatabase, type Database } from '../src/infra/db/database.js';
 import { migrateToLatest } from '../src/infra/db/migrate.js';
 import { createPostgresEventStore } from '../src/infra/event-store/postgres-event-store.js';
 import { projectors } from '../src/projections/projectors.js';
-import { createScratchDatabase, type ScratchDatabase } from '../tests/support/scratch-database.js';
+import { createScratchDatabase, scratchDatabaseNamed, type ScratchDatabase } from '../tests/support/scratch-database.js';
 import { startServiceProcess, type ServiceProcess } from '../tests/support/service-process.js';
 import { summariseCpuProfile } from './cpu-profile-summary.js';
 import { freePort } from './free-port.js';
@@ -45,6 +47,7 @@ const { values: options } = parseArgs({
     'skip-pgbench': { type: 'boolean', default: false },
     'web-concurrency': { type: 'string' },
     'keep-database': { type: 'boolean', default: false },
+    'large-database': { type: 'string' },
     scale: { type: 'boolean', default: false },
     events: { type: 'string', default: '10000000' },
   },
@@ -243,6 +246,28 @@ const pooled = (rounds: Measurement[]): Measurement =>
     { user: 0, system: 0 },
   );
 
+/** The figure of the log's build, extrapolated to 10 million events. */
+async function buildFigure(db: Database, log: ScaleLog, buildSeconds: number): Promise<ScaleFigure> {
+  const built = Number((await sql<{ n: string }>`select count(*) as n from events`.execute(db)).rows[0]!.n);
+  return {
+    name: `building the log (${built.toLocaleString('en')} events, ${log.bookings.toLocaleString('en')} bookings, ${log.resources.toLocaleString('en')} resources, ${(buildSeconds / 60).toFixed(1)} min)`,
+    value: (buildSeconds * (10_000_000 / built)) / 60,
+    unit: 'min for 10 M',
+    target: { bound: 20, higherIsBetter: false, text: '10 M events in < 20 min' },
+    note: `${(built / buildSeconds).toFixed(0)} events/s${built < 10_000_000 ? ', extrapolated' : ''}`,
+  };
+}
+
+/** The workspace of a kept scale log (--large-database), which must not hold the bench's own data yet. */
+async function keptScaleLog(db: Database): Promise<{ workspace: string }> {
+  const { rows } = await sql<{ workspace: string; seeded: boolean }>`
+    select workspace, bool_or(resource_id = 'zone-contended') as seeded from resources group by workspace order by count(*) desc limit 1`.execute(db);
+  const kept = rows[0];
+  if (!kept) throw new Error('--large-database: that database holds no scale log');
+  if (kept.seeded) throw new Error('--large-database: the bench data is in that log already (its run reached the workloads); build a new one');
+  return { workspace: kept.workspace };
+}
+
 /**
  * --scale: a small database and a log of `--events` events built through the store's append
  * (bench/scale/), its read models rebuilt and its first year archived by the operator's tools, each
@@ -253,39 +278,37 @@ const pooled = (rounds: Measurement[]): Measurement =>
 async function scaleMain(): Promise<void> {
   const started = Date.now();
   const small = await createScratchDatabase('booking_scale_small');
-  const large = await createScratchDatabase('booking_scale_large');
+  const reused = options['large-database'];
+  const large = reused ? scratchDatabaseNamed(reused) : await createScratchDatabase('booking_scale_large');
   const benches: Bench[] = [];
   try {
     const figures: ScaleFigure[] = [];
     const db = createDatabase(large.config);
-    let log: ScaleLog;
+    let log: { workspace: string };
     try {
       await migrateToLatest(db);
-      const buildStarted = Date.now();
-      let told = buildStarted;
-      console.error(`scale: building a log of ${events.toLocaleString('en')} events …`);
-      log = await buildScaleLog(db, {
-        events,
-        resources: scaleResources,
-        workspace: randomUUID(),
-        onProgress: (written) => {
-          if (Date.now() - told < 5_000) return;
-          told = Date.now();
-          console.error(`scale: ${written.toLocaleString('en')} events in ${((told - buildStarted) / 1000).toFixed(0)} s`);
-        },
-      });
-      const buildSeconds = (Date.now() - buildStarted) / 1000;
-      const built = Number((await sql<{ n: string }>`select count(*) as n from events`.execute(db)).rows[0]!.n);
-      figures.push({
-        name: `building the log (${built.toLocaleString('en')} events, ${log.bookings.toLocaleString('en')} bookings, ${log.resources.toLocaleString('en')} resources, ${(buildSeconds / 60).toFixed(1)} min)`,
-        value: (buildSeconds * (10_000_000 / built)) / 60,
-        unit: 'min for 10 M',
-        target: { bound: 20, higherIsBetter: false, text: '10 M events in < 20 min' },
-        note: `${(built / buildSeconds).toFixed(0)} events/s${built < 10_000_000 ? ', extrapolated' : ''}`,
-      });
-      await sql`vacuum (analyze) events`.execute(db);
-      figures.push(...(await rebuildFigures(db, large.env)));
-      figures.push(...(await archiveFigures(db, large.env, log.firstMs)));
+      if (reused) {
+        log = await keptScaleLog(db);
+      } else {
+        const buildStarted = Date.now();
+        let told = buildStarted;
+        console.error(`scale: building a log of ${events.toLocaleString('en')} events …`);
+        const built = await buildScaleLog(db, {
+          events,
+          resources: scaleResources,
+          workspace: randomUUID(),
+          onProgress: (written) => {
+            if (Date.now() - told < 5_000) return;
+            told = Date.now();
+            console.error(`scale: ${written.toLocaleString('en')} events in ${((told - buildStarted) / 1000).toFixed(0)} s`);
+          },
+        });
+        log = built;
+        figures.push(await buildFigure(db, built, (Date.now() - buildStarted) / 1000));
+        await sql`vacuum (analyze) events`.execute(db);
+        figures.push(...(await rebuildFigures(db, large.env)));
+        figures.push(...(await archiveFigures(db, large.env, built.firstMs)));
+      }
       figures.push(...(await readingToolFigures(db, large.env)));
     } finally {
       await db.destroy();

@@ -38,9 +38,15 @@ export async function adminStatement(statement: string): Promise<void> {
 
 /** Creates `<prefix>_<pid>_<random>`, optionally as a copy of a template database. */
 export async function createScratchDatabase(prefix: string, template?: string): Promise<ScratchDatabase> {
-  if (!postgresServer) throw new Error('DB_HOST is not set: a PostgreSQL server is needed');
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  if (!postgresServer) throw new Error('DB_HOST is not set: a PostgreSQL server is needed');
   await adminStatement(`create database ${name}${template ? ` template ${template}` : ''}`);
+  return scratchDatabaseNamed(name);
+}
+
+/** A database of the server that exists already (one a bench kept), as a scratch database: `drop` drops it. */
+export function scratchDatabaseNamed(name: string): ScratchDatabase {
+  if (!postgresServer) throw new Error('DB_HOST is not set: a PostgreSQL server is needed');
   const { host, port, user, password } = postgresServer;
   return {
     name,
