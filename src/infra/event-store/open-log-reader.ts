@@ -14,6 +14,5 @@ export async function openLogReader(config: Config, db: Executor): Promise<{ rea
     const client = EventStoreDBClient.connectionString(config.eventStoreConnectionString!);
     return { reader: createEventStoreDbLogReader(client, db), close: () => client.dispose() };
   }
-  const server = config.database.kind === 'postgres' ? config.database : undefined;
-  return { reader: createPostgresLogReader(db, server), close: async () => undefined };
+  return { reader: createPostgresLogReader(db), close: async () => undefined };
 }

@@ -6,8 +6,6 @@ import type { ChainedEvent, EventAsOf, LogReader } from './log-reader.js';
 import { readLog } from './postgres-event-store.js';
 import { ofWorkspace, publishedUnder } from './published-event-condition.js';
 import { verifyHashChains } from './verify-hash-chains.js';
-import { verifyHashChainsInParallel } from './verify-hash-chains-in-parallel.js';
-import type { DatabaseConfig } from '../config.js';
 
 const columns = sql`global_position as "globalPosition", transaction_id::text as "transactionId", stream_id as "streamId",
   stream_revision as "streamRevision", event_id as id, event_type as type, data, metadata, recorded_at as "recordedAt", hash`;
@@ -24,11 +22,8 @@ async function logPositionAt(db: Executor, globalPosition: number): Promise<LogP
   return row ? { transactionId: row.transaction_id, globalPosition } : null;
 }
 
-/**
- * The log as PostgreSQL's `events` table keeps it. With `server`, the configuration of the server
- * `db` reads, verifyHashChains runs on worker threads, each with its own connection.
- */
-export function createPostgresLogReader(db: Executor, server?: Extract<DatabaseConfig, { kind: 'postgres' }>): LogReader {
+/** The log as PostgreSQL's `events` table keeps it. */
+export function createPostgresLogReader(db: Executor): LogReader {
   return {
     async readStreamEvents(streamId, after, limit) {
       const { rows } = await sql<ChainedEvent>`
@@ -87,6 +82,6 @@ export function createPostgresLogReader(db: Executor, server?: Extract<DatabaseC
 
     readProcessorLags: () => readProcessorLags(db),
 
-    verifyHashChains: (onProgress) => (server ? verifyHashChainsInParallel(db, server, onProgress) : verifyHashChains(db, onProgress)),
+    verifyHashChains: (onProgress) => verifyHashChains(db, onProgress),
   };
 }

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -43,13 +42,6 @@ async function splitStreams(db: Executor, parts: number): Promise<StreamRange[]>
 }
 
 /**
- * Two parts (this thread and one worker) on four CPUs or more, else one. On two CPUs the database
- * server, when local, takes one: a worker bought 15 % there (70,000 against 60,000 events/s) for
- * 85 MB, and verify-log's processes must stay under 512 MB (contract §20).
- */
-const defaultParts = () => (availableParallelism() >= 4 ? 2 : 1);
-
-/**
  * verifyHashChains over `parts` disjoint ranges of streams at once: the first in this thread on
  * `db`, each other on a worker thread with its own connection. Hashing is most of verify-log's
  * time, and streams are independent. Progress is the sum of the parts'; breaks come back in log
@@ -58,8 +50,7 @@ const defaultParts = () => (availableParallelism() >= 4 ? 2 : 1);
 export async function verifyHashChainsInParallel(
   db: Executor,
   config: PostgresConfig,
-  onProgress: (checked: number, total: number) => void = () => undefined,
-  parts = defaultParts(),
+  { parts, onProgress = () => undefined }: { parts: number; onProgress?: (checked: number, total: number) => void },
 ): Promise<ChainVerification> {
   const total = Number((await sql<{ n: string }>`select count(*) as n from events`.execute(db)).rows[0]?.n ?? 0);
   const ranges = await splitStreams(db, parts);

@@ -10,7 +10,7 @@ import type { EventStore } from '../../../src/infra/event-store/event-store.js';
 import { createTestDatabase, type TestDatabase } from '../../support/test-database.js';
 
 /** npm run verify-log against the test database: its exit code and what it wrote. */
-const runVerifyLog = (env: Record<string, string>) => runScript('verify-log', [], { ...process.env, ...env });
+const runVerifyLog = (env: Record<string, string>, args: string[] = []) => runScript('verify-log', args, { ...process.env, ...env });
 
 describe('tamper evidence of the event log', function () {
   this.timeout(60_000);
@@ -116,7 +116,7 @@ describe('tamper evidence of the event log', function () {
       await editBehindTheTriggersBack(sql`update events set data = '{"n": 20}' where event_id in (${events[0]![1]!.id}, ${events[8]![2]!.id})`);
       await editBehindTheTriggersBack(sql`delete from events where event_id = ${events[4]![1]!.id}`);
       const progress: number[] = [];
-      const parallel = await verifyHashChainsInParallel(database.db, database.config!, (checked) => progress.push(checked), 3);
+      const parallel = await verifyHashChainsInParallel(database.db, database.config!, { parts: 3, onProgress: (checked) => progress.push(checked) });
       const single = await verifyHashChains(database.db);
       expect(single.breaks).to.have.length(3);
       expect(parallel).to.deep.equal(single);
@@ -136,6 +136,18 @@ describe('tamper evidence of the event log', function () {
       expect(bad.code).to.equal(1);
       expect(bad.stderr).to.include(`event ${early!.id} (position ${early!.globalPosition}`);
       expect(bad.stderr).to.match(/1 more stream/);
+      const onWorkers = await runVerifyLog(database.env, ['--workers', '3']);
+      expect(onWorkers.code).to.equal(1);
+      expect(onWorkers.stderr).to.include(`event ${early!.id} (position ${early!.globalPosition}`);
+      expect(onWorkers.stderr).to.match(/1 more stream/);
+    });
+
+    it('npm run verify-log refuses --workers outside 1–8 with exit code 2 and the usage', async () => {
+      for (const workers of ['0', '9', 'two']) {
+        const refused = await runVerifyLog(database.env, ['--workers', workers]);
+        expect(refused.code, workers).to.equal(2);
+        expect(refused.stderr).to.match(/--workers must be a whole number from 1 to 8.*usage: npm run verify-log/);
+      }
     });
   });
 });
