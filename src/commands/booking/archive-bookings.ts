@@ -53,8 +53,15 @@ export async function archiveBookings(ctx: CommandContext, before: Temporal.Inst
   };
   const queue = resources.map((row) => row.bookable_resource_id);
   const archiver = async () => {
-    for (let resourceId = queue.shift(); resourceId !== undefined; resourceId = queue.shift()) await archiveResource(resourceId);
+    try {
+      for (let resourceId = queue.shift(); resourceId !== undefined; resourceId = queue.shift()) await archiveResource(resourceId);
+    } catch (error) {
+      // The others finish the batch they are in and take no further resource.
+      queue.length = 0;
+      throw error;
+    }
   };
-  await Promise.all(Array.from({ length: resourcesAtOnce }, archiver));
+  const failed = (await Promise.allSettled(Array.from({ length: resourcesAtOnce }, archiver))).find((run) => run.status === 'rejected');
+  if (failed) throw failed.reason;
   return { archived };
 }

@@ -60,10 +60,12 @@ export async function verifyHashChainsInParallel(
     const sum = checked.reduce((a, b) => a + b, 0);
     onProgress(sum, Math.max(total, sum));
   };
+  const workers: Worker[] = [];
   const onWorker = (streams: StreamRange, part: number) =>
     new Promise<ChainVerification>((resolve, reject) => {
       const data: VerifyWorkerData = { config, streams, total, ...workerFiles };
       const worker = new Worker(workerStart, { eval: true, workerData: data });
+      workers.push(worker);
       worker.on('message', (message: VerifyWorkerMessage) => {
         if ('checked' in message) progress(part, message.checked);
         else if ('done' in message) resolve(message.done);
@@ -73,10 +75,11 @@ export async function verifyHashChainsInParallel(
       worker.once('exit', (code) => reject(new Error(`a verify-log worker exited with ${code} before it answered`)));
     });
   const [first, ...others] = ranges;
+  // One part failing ends the verification: the workers still running are stopped.
   const results = await Promise.all([
     verifyHashChains(db, (count) => progress(0, count), { streams: first, total }),
     ...others.map((streams, i) => onWorker(streams, i + 1)),
-  ]);
+  ]).finally(() => Promise.all(workers.map((worker) => worker.terminate())));
   const breaks: ChainBreak[] = results.flatMap((result) => result.breaks).sort((a, b) => a.globalPosition - b.globalPosition);
   return { checked: results.reduce((sum, result) => sum + result.checked, 0), breaks };
 }

@@ -1,4 +1,4 @@
-import type { Message } from 'kafkajs';
+import type { Message, Producer } from 'kafkajs';
 
 /**
  * A broker refuses a request whose record batch exceeds its message.max.bytes (1 MiB by default).
@@ -38,4 +38,12 @@ export function requestsOf(messages: Message[], maxBytes = maxRequestBytes): Mes
   }
   if (current.length > 0) requests.push(current);
   return requests;
+}
+
+/**
+ * Sends `messages` to `topic` in requestsOf's requests, one after the other, each acknowledged by
+ * every in-sync replica before the next: the live relay's rounds and replay's pages alike.
+ */
+export async function sendInRequests(producer: Pick<Producer, 'send'>, topic: string, messages: Message[]): Promise<void> {
+  for (const request of requestsOf(messages)) await producer.send({ topic, acks: -1, messages: request });
 }

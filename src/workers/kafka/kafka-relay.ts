@@ -1,7 +1,7 @@
 import type { Message, Producer } from 'kafkajs';
 import { envelopeKey, toEventEnvelope, type EventEnvelope } from '../../domain/event-envelope.js';
 import type { RecordedEvent } from '../../infra/event-store/event-store.js';
-import { requestsOf } from '../../infra/kafka/requests-of.js';
+import { sendInRequests } from '../../infra/kafka/requests-of.js';
 import { startDeliverySpan, type DeliverySpan } from '../../infra/telemetry/delivery-span.js';
 import { traceparentOf } from '../../infra/telemetry/trace-context.js';
 import type { Processor } from '../processor.js';
@@ -28,7 +28,7 @@ export function toKafkaMessage(envelope: EventEnvelope): Message {
 /**
  * Publishes every published event (contract §8, §14) to `topic`, keyed by the zone or device id so that a resource's events stay
  * in one partition in log order. A round's events go in as few requests as the broker's size
- * bound allows (requestsOf), one round trip each, so the relay keeps up with the log. The checkpoint moves only after the
+ * bound allows (sendInRequests), one round trip each, so the relay keeps up with the log. The checkpoint moves only after the
  * broker acknowledged (all in-sync replicas); a failed send fails the round, which is retried with
  * backoff from its first event: messages a partition had acknowledged are sent again (at least
  * once, §8: consumers de-duplicate on the id). Enabled on a database with history, it starts at
@@ -69,7 +69,7 @@ export function kafkaRelay(producer: KafkaSender, topic: string): Processor {
       connected = true;
     }
     try {
-      for (const request of requestsOf(messages)) await producer.send({ topic, acks: -1, messages: request });
+      await sendInRequests(producer, topic, messages);
     } catch (error) {
       connected = false;
       throw error;

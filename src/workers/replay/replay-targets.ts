@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { EventEnvelope } from '../../domain/event-envelope.js';
 import { createKafkaProducer } from '../../infra/kafka/create-kafka-producer.js';
-import { requestsOf } from '../../infra/kafka/requests-of.js';
+import { sendInRequests } from '../../infra/kafka/requests-of.js';
 import { createLogger } from '../../infra/logger.js';
 import { postWebhook } from '../../infra/webhook/post-webhook.js';
 import { toKafkaMessage } from '../kafka/kafka-relay.js';
@@ -51,11 +51,9 @@ async function kafkaOf(env: NodeJS.ProcessEnv): Promise<ReplayTarget> {
   const producer = createKafkaProducer(brokers, createLogger('warn'));
   await producer.connect();
   return {
-    // The idempotent producer keeps the order of the messages of one key within a send; the
-    // requests go one after the other.
-    send: async (envelopes) => {
-      for (const request of requestsOf(envelopes.map(toKafkaMessage))) await producer.send({ topic, acks: -1, messages: request });
-    },
+    // The idempotent producer keeps the order of the messages of one key within a request, and
+    // the requests go one after the other.
+    send: (envelopes) => sendInRequests(producer, topic, envelopes.map(toKafkaMessage)),
     close: () => producer.disconnect(),
   };
 }
