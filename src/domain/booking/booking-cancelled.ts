@@ -1,5 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Booking } from './booking.js';
+import { changedBooking } from './booking-sequence.js';
 import type { BookingCancelled } from './booking-events.js';
 import { utcText } from './booking-time.js';
 
@@ -8,6 +9,6 @@ export function cancelled(booking: Booking, by: string, now: Temporal.Instant, r
   const at = utcText(now);
   return {
     type: 'BookingCancelled',
-    data: { booking: { ...booking, status: 'cancelled', cancelledBy: by, cancelledAt: at, reason, updatedAt: at }, by, at },
+    data: { booking: changedBooking(booking, at, { status: 'cancelled', cancelledBy: by, cancelledAt: at, reason }), by, at },
   };
 }

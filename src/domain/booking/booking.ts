@@ -36,6 +36,8 @@ export type Booking = {
   checkedOutAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** How many times it changed since it was created (see booking-sequence.ts); absent in events written before the count. */
+  sequence?: number;
   /** When retention moved it to the archive (contract §13); absent or null while it is live. */
   archivedAt?: string | null;
 };

@@ -1,3 +1,4 @@
+import { changedBooking } from './booking-sequence.js';
 import { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
 import { DomainError, invalidTransition } from '../domain-error.js';
@@ -21,5 +22,5 @@ export function decideCheckInBooking(state: BookingMoveState, actor: Principal, 
     );
   }
   const at = utcText(now);
-  return { type: 'BookingCheckedIn', data: { booking: { ...booking, checkedInAt: at, updatedAt: at }, by: actor.sub, at } };
+  return { type: 'BookingCheckedIn', data: { booking: changedBooking(booking, at, { checkedInAt: at }), by: actor.sub, at } };
 }

@@ -1,3 +1,4 @@
+import { changedBooking } from './booking-sequence.js';
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
 import { invalidTransition } from '../domain-error.js';
@@ -15,6 +16,6 @@ export function decideCheckOutBooking(state: BookingMoveState, actor: Principal,
   const at = utcText(now);
   return {
     type: 'BookingCheckedOut',
-    data: { booking: { ...booking, status: 'completed', checkedOutAt: at, updatedAt: at }, by: actor.sub, at },
+    data: { booking: changedBooking(booking, at, { status: 'completed', checkedOutAt: at }), by: actor.sub, at },
   };
 }

@@ -1,3 +1,4 @@
+import { changedBooking } from './booking-sequence.js';
 import { Temporal } from 'temporal-polyfill';
 import { isAdmin, type Principal } from '../access/principal.js';
 import { forbidden, invalidTransition } from '../domain-error.js';
@@ -18,6 +19,6 @@ export function decideConfirmBooking(state: BookingMoveState, actor: Principal, 
   const at = utcText(now);
   return {
     type: 'BookingConfirmed',
-    data: { booking: { ...booking, status: 'confirmed', confirmedBy: actor.sub, confirmedAt: at, updatedAt: at }, by: actor.sub, at },
+    data: { booking: changedBooking(booking, at, { status: 'confirmed', confirmedBy: actor.sub, confirmedAt: at }), by: actor.sub, at },
   };
 }

@@ -4,6 +4,7 @@ import type { Blackout } from '../blackout/blackout.js';
 import { forbidden, invalidTransition, policyViolation } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
 import type { Booking } from './booking.js';
+import { sequenceOf } from './booking-sequence.js';
 import type { BookingRescheduled } from './booking-events.js';
 import { assertNoBlackout } from './blackout-refusal.js';
 import { assertBookerOrAdmin, visibleBooking } from './booking-access.js';
@@ -86,6 +87,7 @@ export function decideRescheduleBooking(
     recurrenceParentId: null,
     exceptionOf: booking.recurrenceParentId ?? booking.exceptionOf,
     updatedAt: at,
+    sequence: sequenceOf(booking) + 1,
   };
   return [
     {

@@ -1,6 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import type { Resource } from '../resource/resource.js';
 import type { Booking } from './booking.js';
+import { changedBooking } from './booking-sequence.js';
 import type { BookingCancelled, BookingCompleted, BookingMarkedNoShow, BookingReminderIssued } from './booking-events.js';
 import { instantOf, utcText } from './booking-time.js';
 import { cancelled } from './booking-cancelled.js';
@@ -26,7 +27,7 @@ export function decideNoShow(booking: Booking | null, resource: Resource | null,
   return [
     {
       type: 'BookingMarkedNoShow',
-      data: { booking: { ...booking, status: 'no_show', updatedAt: at }, by: system, at, gracePeriodExpiredAt: utcText(expired) },
+      data: { booking: changedBooking(booking, at, { status: 'no_show' }), by: system, at, gracePeriodExpiredAt: utcText(expired) },
     },
   ];
 }
@@ -35,7 +36,7 @@ export function decideNoShow(booking: Booking | null, resource: Resource | null,
 export function decideCompletion(booking: Booking | null, now: Temporal.Instant): BookingCompleted[] {
   if (!isSingle(booking) || booking.status !== 'confirmed' || !reached(now, instantOf(booking.endTime))) return [];
   const at = utcText(now);
-  return [{ type: 'BookingCompleted', data: { booking: { ...booking, status: 'completed', updatedAt: at }, by: system, at } }];
+  return [{ type: 'BookingCompleted', data: { booking: changedBooking(booking, at, { status: 'completed' }), by: system, at } }];
 }
 
 /** Still pending at its start → cancelled by the system. */

@@ -50,5 +50,6 @@ export function newBooking({ id, resource, bookerProfileId, bookerEmail, created
     checkedOutAt: null,
     createdAt: at,
     updatedAt: at,
+    sequence: 0,
   };
 }

@@ -2,6 +2,7 @@ import { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
 import { canSeeBooking } from '../booking/booking-access.js';
 import type { Booking, BookingStatus } from '../booking/booking.js';
+import { sequenceOf } from '../booking/booking-sequence.js';
 
 /** RFC 5545 STATUS of a VEVENT. */
 export type CalendarStatus = 'TENTATIVE' | 'CONFIRMED' | 'CANCELLED';
@@ -37,17 +38,6 @@ const statusOf: Record<BookingStatus, CalendarStatus> = {
   cancelled: 'CANCELLED',
 };
 
-/**
- * SEQUENCE: whole seconds from the booking's creation to its last change. Every change writes
- * updatedAt with the service clock, so it never goes down and grows with every change made at least
- * a second after the one before (two changes within one second share a number); 0 at creation,
- * as RFC 5545 starts it, and within the 32-bit INTEGER for 68 years.
- */
-export function calendarSequence(booking: Pick<Booking, 'createdAt' | 'updatedAt'>): number {
-  const seconds = Math.floor((Date.parse(booking.updatedAt) - Date.parse(booking.createdAt)) / 1000);
-  return Math.max(0, seconds);
-}
-
 /** The VEVENT of `booking` as `viewer` may see it: the title only where canSeeBooking allows. */
 export function calendarEntryOf(booking: Booking, location: string, viewer: Principal): CalendarEntry {
   const updated = Temporal.Instant.from(booking.updatedAt);
@@ -59,7 +49,7 @@ export function calendarEntryOf(booking: Booking, location: string, viewer: Prin
     lastModified: updated,
     summary: canSeeBooking(viewer, booking) ? booking.title : hiddenSummary,
     status: statusOf[booking.status],
-    sequence: calendarSequence(booking),
+    sequence: sequenceOf(booking),
     location,
   };
 }

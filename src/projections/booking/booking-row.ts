@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Booking } from '../../domain/booking/booking.js';
+import { sequenceOf } from '../../domain/booking/booking-sequence.js';
 import { utcTextOfEpochMs } from '../../domain/booking/booking-time.js';
 import type { ArchivedBookingRow, BookingRow, BookingsTable } from '../../infra/db/tables/bookings.table.js';
 
@@ -37,6 +38,7 @@ export function rowToBooking(row: BookingRow): Booking {
     checkedOutAt: textOrNull(row.checked_out_at),
     createdAt: text(row.created_at),
     updatedAt: text(row.updated_at),
+    sequence: row.sequence,
   };
 }
 
@@ -76,6 +78,7 @@ export function bookingToRow(booking: Booking): Insertable<BookingsTable> {
     checked_out_at: dateOrNull(booking.checkedOutAt),
     created_at: new Date(booking.createdAt),
     updated_at: new Date(booking.updatedAt),
+    sequence: sequenceOf(booking),
   };
 }
 

@@ -39,6 +39,7 @@ const columns = Object.keys({
   checked_out_at: true,
   created_at: true,
   updated_at: true,
+  sequence: true,
 } satisfies Record<keyof BookingsTable, true>);
 
 const archiveColumns = [...columns, 'archived_at'];

@@ -149,6 +149,20 @@ describe('calendar feeds (contract §18)', function () {
       setClock(server, '2027-02-11T08:00:00Z');
     });
 
+    it('grows SEQUENCE with every change, even several within one second (RFC 5545 §3.8.7.4)', async () => {
+      const sameSecond = await registerZone(server, 'zone-sequence', { bookingPolicy: { autoConfirm: false, maxAdvanceDays: 365 } });
+      const id = await create('2027-03-10T09:00:00Z', '2027-03-10T10:00:00Z', bob, 'Moved twice', 'zone-sequence');
+      const sequence = async () => parseFeed((await resourceFeed(admin, {}, '', sameSecond)).body).get(uidOf(id))!.sequence;
+      const seen = [await sequence()];
+      await patch(id, '', bob, { startTime: '2027-03-10T11:00:00Z', endTime: '2027-03-10T12:00:00Z' });
+      seen.push(await sequence());
+      await patch(id, 'confirm', admin);
+      seen.push(await sequence());
+      await patch(id, '', bob, { startTime: '2027-03-10T13:00:00Z', endTime: '2027-03-10T14:00:00Z' });
+      seen.push(await sequence());
+      expect(seen).to.deep.equal([0, 1, 2, 3]);
+    });
+
     it('answers an ETag, then 304 while nothing changed, and a new tag after a change', async () => {
       const first = await resourceFeed(admin);
       const tag = first.headers.get('etag')!;

@@ -68,6 +68,7 @@ export function booking(extra: Partial<Booking> = {}): Booking {
     checkedOutAt: null,
     createdAt: '2027-01-01T00:00:00Z',
     updatedAt: '2027-01-01T00:00:00Z',
+    sequence: 0,
     ...extra,
   };
 }

@@ -19,7 +19,7 @@ describe('confirming a booking', () => {
       .then({
         type: 'BookingConfirmed',
         data: {
-          booking: { ...s.booking!, status: 'confirmed', confirmedBy: 'admin', confirmedAt: '2027-01-04T08:00:00Z', updatedAt: '2027-01-04T08:00:00Z' },
+          booking: { ...s.booking!, status: 'confirmed', confirmedBy: 'admin', confirmedAt: '2027-01-04T08:00:00Z', updatedAt: '2027-01-04T08:00:00Z', sequence: 1 },
           by: 'admin',
           at: '2027-01-04T08:00:00Z',
         },

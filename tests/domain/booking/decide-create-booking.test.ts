@@ -50,6 +50,7 @@ describe('deciding a new booking', () => {
             checkedOutAt: null,
             createdAt: '2027-01-04T08:00:00Z',
             updatedAt: '2027-01-04T08:00:00Z',
+            sequence: 0,
           },
         },
       });

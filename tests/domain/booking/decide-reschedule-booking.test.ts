@@ -20,7 +20,7 @@ describe('rescheduling a booking', () => {
       .then({
         type: 'BookingRescheduled',
         data: {
-          booking: { ...s.booking!, startTime: '2027-01-05T11:00:00Z', endTime: '2027-01-05T12:00:00Z', updatedAt: '2027-01-04T08:00:00Z' },
+          booking: { ...s.booking!, startTime: '2027-01-05T11:00:00Z', endTime: '2027-01-05T12:00:00Z', updatedAt: '2027-01-04T08:00:00Z', sequence: 1 },
           by: 'alice',
           at: '2027-01-04T08:00:00Z',
           previousStartTime: '2027-01-05T09:00:00Z',

@@ -12,7 +12,7 @@ describe('no-show', () => {
       .when((x) => decideNoShow(x, resource({ gracePeriodMinutes: 10 }), at('2027-01-05T09:10:00Z')))
       .then({
         type: 'BookingMarkedNoShow',
-        data: { booking: { ...b, status: 'no_show', updatedAt: '2027-01-05T09:10:00Z' }, by: 'system', at: '2027-01-05T09:10:00Z', gracePeriodExpiredAt: '2027-01-05T09:10:00Z' },
+        data: { booking: { ...b, status: 'no_show', updatedAt: '2027-01-05T09:10:00Z', sequence: 1 }, by: 'system', at: '2027-01-05T09:10:00Z', gracePeriodExpiredAt: '2027-01-05T09:10:00Z' },
       });
   });
 

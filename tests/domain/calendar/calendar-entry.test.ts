@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../../src/domain/access/principal.js';
 import type { Booking } from '../../../src/domain/booking/booking.js';
-import { calendarEntryOf, calendarSequence } from '../../../src/domain/calendar/calendar-entry.js';
+import { changedBooking, sequenceOf } from '../../../src/domain/booking/booking-sequence.js';
+import { calendarEntryOf } from '../../../src/domain/calendar/calendar-entry.js';
 import { feedOpens, feedWindow } from '../../../src/domain/calendar/calendar-feed.js';
 
 const workspace = '6a1f3c1e-1111-4a4a-9b9b-000000000001';
@@ -51,11 +52,18 @@ describe('a booking as a calendar entry', () => {
     expect(calendarEntryOf(booking, 'Room', as('guest', 5)).summary).to.equal('Busy');
   });
 
-  it('numbers SEQUENCE by whole seconds since creation: 0 at first, growing with later changes', () => {
-    expect(calendarSequence(booking)).to.equal(0);
-    expect(calendarSequence({ ...booking, updatedAt: '2027-01-01T08:00:00.999Z' })).to.equal(0);
-    expect(calendarSequence({ ...booking, updatedAt: '2027-01-01T08:00:01Z' })).to.equal(1);
-    expect(calendarSequence({ ...booking, updatedAt: '2027-01-02T08:00:00Z' })).to.equal(86_400);
+  it('numbers SEQUENCE by changes: 0 at creation, one more with every change, even within one second', () => {
+    const created = { ...booking, sequence: 0 };
+    const moved = changedBooking(created, created.createdAt, { startTime: '2027-01-05T10:00:00Z' });
+    const confirmed = changedBooking(moved, created.createdAt, { status: 'confirmed' });
+    expect([created, moved, confirmed].map((b) => calendarEntryOf(b, 'Room', as('alice', 4)).sequence)).to.deep.equal([0, 1, 2]);
+  });
+
+  it('numbers a booking of events written before the count by whole seconds since creation, then counts on', () => {
+    expect(sequenceOf(booking)).to.equal(0);
+    expect(sequenceOf({ ...booking, updatedAt: '2027-01-01T08:00:00.999Z' })).to.equal(0);
+    expect(sequenceOf({ ...booking, updatedAt: '2027-01-02T08:00:00Z' })).to.equal(86_400);
+    expect(changedBooking({ ...booking, updatedAt: '2027-01-02T08:00:00Z' }, '2027-01-02T08:00:00Z').sequence).to.equal(86_401);
   });
 
   it('has the UID, times, stamp and location of the contract', () => {

@@ -6,6 +6,7 @@ import type { Occurrence } from '../../recurrence/index.js';
 import type { Resource } from '../../resource/resource.js';
 import { activeStatuses, type Booking } from '../booking.js';
 import type { BookingCancelled, BookingCreated, BookingRescheduled } from '../booking-events.js';
+import { changedBooking, sequenceOf } from '../booking-sequence.js';
 import { assertBookerOrAdmin } from '../booking-access.js';
 import { instantOf, utcText } from '../booking-time.js';
 import { cancelled } from '../booking-cancelled.js';
@@ -192,6 +193,7 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
     recurrenceRule: next.recurrenceRule,
     recurrenceTimeZone: next.timeZone,
     updatedAt: at,
+    sequence: sequenceOf(parent) + 1,
   };
   const renamed = plan.kept.filter((k) => !moved(k) && k.booking.title !== title);
   const parentChanged = (['title', 'startTime', 'endTime', 'recurrenceRule', 'recurrenceTimeZone'] as const).some((field) => nextParent[field] !== parent[field]);
@@ -212,6 +214,7 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
       confirmedBy: backToPending ? null : booking.confirmedBy,
       confirmedAt: backToPending ? null : booking.confirmedAt,
       updatedAt: at,
+      sequence: sequenceOf(booking) + 1,
     };
   };
   const booked = { resource, bookerProfileId: parent.bookerProfileId, bookerEmail: parent.bookerEmail, createdBy: actor.sub, title, now };
@@ -219,7 +222,7 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
     rescheduled(parent, nextParent, actor.sub, at),
     ...plan.dropped.map((b) => cancelled(b, actor.sub, now, seriesChangedReason)),
     ...[...moves].sort(moveOrder).map((k) => rescheduled(k.booking, movedBooking(k), actor.sub, at)),
-    ...renamed.map((k) => rescheduled(k.booking, { ...k.booking, title, updatedAt: at }, actor.sub, at)),
+    ...renamed.map((k) => rescheduled(k.booking, changedBooking(k.booking, at, { title }), actor.sub, at)),
     ...plan.created.map((slot): BookingCreated => {
       const booking: Booking = { ...newBooking({ ...booked, id: command.newId(), startTime: slot.start, endTime: slot.end }), recurrenceParentId: parent.id };
       return { type: 'BookingCreated', data: { booking, by: actor.sub, at } };

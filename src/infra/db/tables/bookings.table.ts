@@ -30,6 +30,8 @@ export type BookingsTable = {
   checked_out_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** How many times the booking changed since it was created (a calendar's SEQUENCE, contract §18). */
+  sequence: number;
 };
 
 export type BookingRow = Selectable<BookingsTable>;

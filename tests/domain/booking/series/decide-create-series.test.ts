@@ -41,6 +41,7 @@ describe('deciding a new series', () => {
       checkedOutAt: null,
       createdAt: '2027-01-04T08:00:00Z',
       updatedAt: '2027-01-04T08:00:00Z',
+      sequence: 0,
     };
     const occurrence = (n: number, day: string): BookingCreated => ({
       type: 'BookingCreated',

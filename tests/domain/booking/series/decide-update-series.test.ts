@@ -28,7 +28,7 @@ describe('changing a series', () => {
     expect(events.map((e) => e.type)).to.deep.equal(Array(5).fill('BookingRescheduled'));
     expect(events.map((e) => e.data.booking.id)).to.deep.equal([parent.id, ...upcoming.map((b) => b.id)]);
     for (const event of events) expect(event.data.booking).to.include({ title: 'Team sync', updatedAt: '2027-01-04T08:00:00Z' });
-    expect(events[1]!.data.booking).to.deep.equal({ ...upcoming[0]!, title: 'Team sync', updatedAt: '2027-01-04T08:00:00Z' });
+    expect(events[1]!.data.booking).to.deep.equal({ ...upcoming[0]!, title: 'Team sync', updatedAt: '2027-01-04T08:00:00Z', sequence: 1 });
   });
 
   it('a new time moves the occurrences, keeping their ids, latest first; the exception’s date gets none', () => {
