@@ -77,7 +77,7 @@ async function startRole(config: Config, role: Role): Promise<Running> {
           }
         })
       : Promise.resolve();
-  const [{ createServices }, { startServer }, { startWorkers }] = await Promise.all([
+  const [{ createServices }, { startServer }, { startWorkers, placeRelayCheckpoints }] = await Promise.all([
     import('./create-services.js'),
     import('./server.js'),
     import('./workers/start-workers.js'),
@@ -86,6 +86,7 @@ async function startRole(config: Config, role: Role): Promise<Running> {
   const connecting = `connecting to the ${config.database.kind === 'embedded' ? 'embedded database' : 'database'} and migrating`;
   if (role === 'worker') {
     const services = await step(logger, connecting, () => createServices(config, logger));
+    await placeRelayCheckpoints(services);
     const workers = startWorkers(services);
     return {
       async stop() {
@@ -94,7 +95,7 @@ async function startRole(config: Config, role: Role): Promise<Running> {
       },
     };
   }
-  const server = await step(logger, connecting, () => startServer(config, logger));
+  const server = await step(logger, connecting, () => startServer(config, logger, undefined, placeRelayCheckpoints));
   const workers = role === 'all' ? startWorkers(server.services) : undefined;
   return {
     port: server.port,

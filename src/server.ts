@@ -31,9 +31,13 @@ export type RunningServer = {
   drain(options: DrainOptions): Promise<{ cut: number }>;
 };
 
-/** Starts the HTTP API; close() stops accepting, lets requests in flight finish, then disconnects. */
-export async function startServer(config: Config, logger: Logger, database?: Database): Promise<RunningServer> {
+/**
+ * Starts the HTTP API; close() stops accepting, lets requests in flight finish, then disconnects.
+ * `beforeListening` runs once the services are made and before any request is taken.
+ */
+export async function startServer(config: Config, logger: Logger, database?: Database, beforeListening?: (services: RunningServices) => Promise<void>): Promise<RunningServer> {
   const services = await createServices(config, logger, database);
+  await beforeListening?.(services);
   const draining = createDraining();
   const app = createApp(services, draining);
   const server = app.listen(config.port);

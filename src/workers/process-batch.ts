@@ -1,7 +1,19 @@
 import type { Database } from '../infra/db/database.js';
-import { logStart, positionOf, type EventStore } from '../infra/event-store/event-store.js';
+import { logStart, positionOf, type EventStore, type LogPosition } from '../infra/event-store/event-store.js';
 import { lockCheckpoint, moveCheckpoint, readCheckpoint, samePosition } from '../infra/event-store/processor-checkpoint.js';
 import type { Processor } from './processor.js';
+
+/**
+ * The processor's checkpoint, placed at its first position when it has none (a relay: the end of
+ * the log). A relay's is placed before the service takes a write (placeRelayCheckpoints): placed
+ * at its first round instead, it would start after the writes answered meanwhile, which it would
+ * then never send.
+ */
+export async function placeCheckpoint(deps: { db: Database; eventStore: EventStore }, processor: Pick<Processor, 'name' | 'firstPosition'>): Promise<LogPosition> {
+  const readLogHead = deps.eventStore.readLogHead?.bind(deps.eventStore);
+  const readLogEnd = readLogHead ? async () => (await readLogHead()) ?? logStart : undefined;
+  return readCheckpoint(deps.db, processor.name, processor.firstPosition, readLogEnd);
+}
 
 /**
  * Hands the next events after the processor's checkpoint to it and moves the checkpoint past them,
@@ -10,9 +22,7 @@ import type { Processor } from './processor.js';
  */
 export async function processBatch(deps: { db: Database; eventStore: EventStore }, processor: Processor, batchSize: number): Promise<number> {
   const { db, eventStore } = deps;
-  const readLogHead = eventStore.readLogHead?.bind(eventStore);
-  const readLogEnd = readLogHead ? async () => (await readLogHead()) ?? logStart : undefined;
-  const after = await readCheckpoint(db, processor.name, processor.firstPosition, readLogEnd);
+  const after = await placeCheckpoint(deps, processor);
   const events = await eventStore.readAll({ after, maxCount: batchSize, follower: processor.name });
   const last = events.at(-1);
   if (!last) return 0;

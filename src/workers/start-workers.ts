@@ -5,7 +5,8 @@ import { deviceDeletions } from './device/device-deletions.js';
 import { startReconciliation } from './device/start-reconciliation.js';
 import { startCommitListener } from './commit-listener.js';
 import { createExclusiveLock } from './create-exclusive-lock.js';
-import { kafkaRelay } from './kafka/kafka-relay.js';
+import { kafkaRelay, kafkaRelayCheckpoint } from './kafka/kafka-relay.js';
+import { placeCheckpoint } from './process-batch.js';
 import type { Processor } from './processor.js';
 import { startRequestRecordsCleanup } from './request-records/start-request-records-cleanup.js';
 import { startRetentionLoop } from './retention/start-retention-loop.js';
@@ -28,6 +29,18 @@ export type RunningWorkers = {
  * and the webhook and Kafka relays when configured. Every round reads the clock through
  * `services.now`, so a test may replace it.
  */
+/**
+ * Places the checkpoints of the relays this configuration enables that have none yet (at the end
+ * of the log: history is sent only on request), before the process takes a write. Every process
+ * with the configuration does so, api-only ones too: a write answered before the relay's first
+ * round would otherwise fall before the place it starts from, and never be sent.
+ */
+export async function placeRelayCheckpoints(services: Services): Promise<void> {
+  const { webhook, kafka } = services.config;
+  if (webhook.endpoint && webhook.secret) await placeCheckpoint(services, webhookRelay);
+  if (kafka.brokers.length > 0) await placeCheckpoint(services, kafkaRelayCheckpoint);
+}
+
 export function startWorkers(services: Services, overrides: Partial<WorkerOptions> = {}): RunningWorkers {
   const { config, logger } = services;
   const options = workerOptionsFor(config, overrides);

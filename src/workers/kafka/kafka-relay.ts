@@ -34,6 +34,9 @@ export function toKafkaMessage(envelope: EventEnvelope): Message {
  * once, §8: consumers de-duplicate on the id). Enabled on a database with history, it starts at
  * the end of the log: history is published only on request.
  */
+/** Where the Kafka relay stands in the log, and where it begins the first time (history is sent only on request). */
+export const kafkaRelayCheckpoint = { name: 'kafka-relay', firstPosition: 'log-end' } as const;
+
 export function kafkaRelay(producer: KafkaSender, topic: string): Processor {
   let connected = false;
   const publish = async (events: RecordedEvent[]) => {
@@ -76,9 +79,8 @@ export function kafkaRelay(producer: KafkaSender, topic: string): Processor {
     }
   };
   return {
-    name: 'kafka-relay',
+    ...kafkaRelayCheckpoint,
     mode: 'at-least-once',
-    firstPosition: 'log-end',
     handle: (event) => publish([event]),
     handleBatch: publish,
   };
