@@ -1,10 +1,10 @@
 import { freeResourcesRouter } from './booking/free-resources-router.js';
 import express, { type Express } from 'express';
-import { authenticate } from './authenticate.js';
+import { authenticate, refuseFeedTokenElsewhere } from './authenticate.js';
 import { limitAnalysedResources } from './booking/analysed-resources-limit.js';
 import { asOfRouter } from './booking/as-of-router.js';
 import { bookingsRouter } from './booking/bookings-router.js';
-import { calendarFeedRouter, refuseFeedTokenElsewhere } from './booking/calendar-feed-router.js';
+import { calendarFeedRouter } from './booking/calendar-feed-router.js';
 import { calendarFeedsRouter } from './booking/calendar-feeds-router.js';
 import { eventsFeedRouter } from './booking/events-feed-router.js';
 import { historyRouter } from './booking/history-router.js';
@@ -67,13 +67,13 @@ export function createApp(services: Services, draining?: Draining): Express {
   app.use('/booking/v1/analytics/utilization', limitAnalysedResources);
   app.use(refuseFeedTokenElsewhere);
   app.use(openApiValidator(bookingArea));
-  // Calendar feeds authenticate by bearer or by their feed token (contract §18).
-  app.use('/booking/v1', calendarFeedRouter(services));
-  app.use('/booking/v1', authenticate(services.verifyToken));
+  // By bearer, or on a calendar feed URL by its feed token (contract §18).
+  app.use('/booking/v1', authenticate(services.verifyToken, services));
   app.use('/booking/v1', limitRate(services));
   app.use('/booking/v1', routeReads(services));
   app.use('/booking/v1', idempotentWrites(services));
   app.use('/booking/v1/calendar-feeds', calendarFeedsRouter(services));
+  app.use('/booking/v1', calendarFeedRouter(services));
   app.use('/booking/v1', historyRouter(services));
   app.use('/booking/v1', asOfRouter(services));
   app.use('/booking/v1/events', eventsFeedRouter(services));

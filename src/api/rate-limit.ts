@@ -2,17 +2,20 @@ import type { RequestHandler, Response } from 'express';
 import { bucketKeyOf, policyNameOf, rateLimitHeaders, type RateLimitedClient } from '../domain/request/rate-limit.js';
 import { createTokenSource } from '../infra/rate-limit/token-batches.js';
 import type { Services } from '../services.js';
-import { principalOf } from './authenticate.js';
+import { feedTokenOfCaller, principalOf } from './authenticate.js';
 
-/** The caller as authenticate left it: the token's subject. */
-const subjectOf = (res: Response): RateLimitedClient => ({ kind: 'sub', sub: principalOf(res).sub });
+/** The client as authenticate left it: a feed token on its own, else the token's subject. */
+function clientOf(res: Response): RateLimitedClient {
+  const feedToken = feedTokenOfCaller(res);
+  return feedToken ? { kind: 'feed-token', id: feedToken } : { kind: 'sub', sub: principalOf(res).sub };
+}
 
 /**
  * RATE_LIMIT_PER_MINUTE per client (contract §18), counted in PostgreSQL by every process and node
  * alike: one statement, before any other database work of the request. Mounted after
  * authentication, on the routes that need a token (health, metrics and docs do not).
  */
-export function limitRate(services: Pick<Services, 'config' | 'db'>, clientOf: (res: Response) => RateLimitedClient = subjectOf): RequestHandler {
+export function limitRate(services: Pick<Services, 'config' | 'db'>): RequestHandler {
   const perMinute = services.config.rateLimitPerMinute;
   if (perMinute === 0) return (_req, _res, next) => next();
   const takeToken = createTokenSource(services.db, perMinute);

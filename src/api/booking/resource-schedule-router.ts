@@ -9,7 +9,7 @@ import { findResourceWithBusyTimes } from '../../projections/booking/busy-times.
 import { readSchedule } from '../../projections/booking/schedule-reader.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../authenticate.js';
-import { matchesTag } from '../entity-tag.js';
+import { clientHoldsOf, sendTagged } from '../conditional-get.js';
 import { answerZone, parseScheduleQuery } from './schedule-query.js';
 import { readSideOf } from '../route-reads.js';
 
@@ -28,22 +28,16 @@ export function resourceScheduleRouter(services: Services): Router {
   const router = Router();
 
   router.get('/:id/schedule', async (req, res) => {
-    const ifNoneMatch = req.get('if-none-match');
     const answer = await readSchedule({ db: readSideOf(res).db, primary: services.db }, {
       resourceId: req.params.id,
       reader: principalOf(res),
       ...parseScheduleQuery(req.query),
-      clientHolds: (tag) => matchesTag(ifNoneMatch, tag),
+      clientHolds: clientHoldsOf(req),
       acceptsGzip: req.acceptsEncodings('gzip') === 'gzip',
     });
-    res.set({ Vary: 'Accept-Encoding', ETag: answer.tag });
-    if (answer.notModified) {
-      res.status(304).end();
-      return;
-    }
-    res.set('Content-Type', 'application/json; charset=utf-8');
-    if (answer.gzipped) res.set('Content-Encoding', 'gzip');
-    res.send(answer.body);
+    res.set('Vary', 'Accept-Encoding');
+    const gzipped = !answer.notModified && answer.gzipped;
+    sendTagged(res, answer, { 'Content-Type': 'application/json; charset=utf-8', ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}) });
   });
 
   router.get('/:id/available-slots', async (req, res) => {
