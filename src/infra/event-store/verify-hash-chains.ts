@@ -11,19 +11,27 @@ type ChainRow = {
   event_type: string;
   data: unknown;
   hash: string;
-  head_hash: string;
-  head_revision: number;
 };
 
+/** Where a stream's chain stands after the events read so far: its last event, and the hash after it. */
+type StreamTip = { revision: number; head: string; last: ChainRow; broken: boolean };
+
 const batchSize = 5_000;
+const headsBatch = 1_000;
 
 /** Streams with ids from `from` (inclusive) until `until` (exclusive); undefined: no bound. */
 export type StreamRange = { from?: string; until?: string };
 
+const withinRange = (streams: StreamRange) =>
+  sql<boolean>`${streams.from === undefined ? sql`true` : sql`e.stream_id >= ${streams.from}`} and ${streams.until === undefined ? sql`true` : sql`e.stream_id < ${streams.until}`}`;
+
 /**
- * Recomputes the chain of every stream in `streams` (all by default) from the stored events. Each
- * broken stream is reported once, at its first bad event; the breaks come back in log order.
- * `onProgress` hears the events checked, of `total` (every event of the log, counted when not given).
+ * Recomputes the chain of every stream in `streams` (all by default) from the stored events, read
+ * in log order (the order the heap holds them: a sequential read however long the log), each
+ * stream's tip kept in a map (a few hundred bytes a stream). A stream's revisions follow each
+ * other in the log, since each append waits for the one before on its stream. Each broken stream
+ * is reported once, at its first bad event; the breaks come back in log order. `onProgress` hears
+ * the events checked, of `total` (every event of the log, counted when not given).
  */
 export async function verifyHashChains(
   db: Executor,
@@ -32,59 +40,60 @@ export async function verifyHashChains(
 ): Promise<ChainVerification> {
   const total = knownTotal ?? Number((await sql<{ n: string }>`select count(*) as n from events`.execute(db)).rows[0]?.n ?? 0);
   const breaks: ChainBreak[] = [];
-  const before = streams.until === undefined ? sql<boolean>`true` : sql<boolean>`e.stream_id < ${streams.until}`;
-  let after = { streamId: streams.from ?? '', revision: -1 };
-  let head = genesisHash;
-  let brokenStream: string | null = null;
-  let last: ChainRow | null = null;
-  let checked = 0;
-  const broken = (row: ChainRow, reason: ChainBreak['reason']) => {
+  const tips = new Map<string, StreamTip>();
+  const broken = (tip: StreamTip, row: ChainRow, reason: ChainBreak['reason']) => {
     breaks.push({ globalPosition: Number(row.global_position), eventId: row.event_id, streamId: row.stream_id, revision: Number(row.stream_revision), reason });
-    brokenStream = row.stream_id;
+    tip.broken = true;
   };
-  // A stream's last stored event must be the head its stream row names (nothing cut off the end).
-  const checkHead = (row: ChainRow | null) => {
-    if (!row || row.stream_id === brokenStream) return;
-    if (Number(row.stream_revision) !== Number(row.head_revision) || head !== row.head_hash) broken(row, 'stream head does not match');
-  };
-  const pageAfter = async (key: { streamId: string; revision: number }) =>
+  const pageAfter = async (position: number) =>
     (
       await sql<ChainRow>`
-      select e.global_position, e.event_id, e.stream_id, e.stream_revision, e.event_type, e.data, e.hash,
-        s.head_hash, s.stream_revision as head_revision
-      from events e left join streams s on s.stream_id = e.stream_id
-      where (e.stream_id, e.stream_revision) > (${key.streamId}, ${key.revision}) and ${before}
-      order by e.stream_id, e.stream_revision limit ${batchSize}`.execute(db)
+      select e.global_position, e.event_id, e.stream_id, e.stream_revision, e.event_type, e.data, e.hash
+      from events e
+      where e.global_position > ${position} and ${withinRange(streams)}
+      order by e.global_position limit ${batchSize}`.execute(db)
     ).rows;
-  let next = pageAfter(after);
+  let checked = 0;
+  let next = pageAfter(0);
   for (;;) {
     const rows = await next;
     // The next page is read while this one is hashed.
     const end = rows.at(-1);
-    if (end && rows.length === batchSize) next = pageAfter({ streamId: end.stream_id, revision: Number(end.stream_revision) });
+    if (end && rows.length === batchSize) next = pageAfter(Number(end.global_position));
     for (const row of rows) {
       const revision = Number(row.stream_revision);
-      const newStream = row.stream_id !== after.streamId;
-      if (newStream) {
-        checkHead(last);
-        head = genesisHash;
+      let tip = tips.get(row.stream_id);
+      if (!tip) {
+        tip = { revision: -1, head: genesisHash, last: row, broken: false };
+        tips.set(row.stream_id, tip);
       }
-      const expectedRevision = newStream ? 0 : after.revision + 1;
-      after = { streamId: row.stream_id, revision };
-      last = row;
-      if (row.stream_id === brokenStream) continue;
+      const expectedRevision = tip.revision + 1;
+      tip.revision = revision;
+      tip.last = row;
+      if (tip.broken) continue;
       if (revision !== expectedRevision) {
-        broken(row, 'revision missing before it');
+        broken(tip, row, 'revision missing before it');
         continue;
       }
-      head = chainHash(head, { type: row.event_type, data: row.data, revision });
-      if (head !== row.hash) broken(row, 'hash does not match');
+      tip.head = chainHash(tip.head, { type: row.event_type, data: row.data, revision });
+      if (tip.head !== row.hash) broken(tip, row, 'hash does not match');
     }
     checked += rows.length;
     onProgress(checked, Math.max(total, checked));
     if (rows.length < batchSize) break;
   }
-  checkHead(last);
+  // A stream's last stored event must be the head its stream row names (nothing cut off the end).
+  const unbroken = [...tips].filter(([, tip]) => !tip.broken);
+  for (let i = 0; i < unbroken.length; i += headsBatch) {
+    const part = unbroken.slice(i, i + headsBatch);
+    const { rows } = await sql<{ stream_id: string; stream_revision: number; head_hash: string }>`
+      select stream_id, stream_revision, head_hash from streams where stream_id = any(${part.map(([id]) => id)}::text[])`.execute(db);
+    const heads = new Map(rows.map((row) => [row.stream_id, row]));
+    for (const [id, tip] of part) {
+      const head = heads.get(id);
+      if (!head || Number(head.stream_revision) !== tip.revision || head.head_hash !== tip.head) broken(tip, tip.last, 'stream head does not match');
+    }
+  }
   breaks.sort((a, b) => a.globalPosition - b.globalPosition);
   return { checked, breaks };
 }
