@@ -18,7 +18,7 @@ export async function completeBooking(ctx: CommandContext, bookingId: string): P
 }
 
 export async function expirePendingBooking(ctx: CommandContext, bookingId: string): Promise<void> {
-  await handleBookingMove(ctx, bookingId, ({ booking }) => decideExpiry(booking, ctx.now()));
+  await handleBookingMove(ctx, bookingId, ({ booking, resource }) => decideExpiry(booking, resource, ctx.now()));
 }
 
 /** One reminder per booking and start time: the event id is derived from both. */

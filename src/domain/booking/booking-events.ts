@@ -10,10 +10,12 @@ type BookingEventOf<Type extends string, Extra = object> = {
   data: { booking: Booking; by: string; at: string } & Extra;
 };
 
-export type BookingCreated = BookingEventOf<'BookingCreated'>;
-export type BookingConfirmed = BookingEventOf<'BookingConfirmed'>;
+/** `approvers`: on a pending booking, who may decide it (the resource's, with their active delegates; contract §24). */
+export type BookingCreated = BookingEventOf<'BookingCreated', { approvers?: string[] }>;
+/** `onBehalfOf`: the approver a delegate decided for (contract §24). */
+export type BookingConfirmed = BookingEventOf<'BookingConfirmed', { onBehalfOf?: string }>;
 export type BookingRescheduled = BookingEventOf<'BookingRescheduled', { previousStartTime: string; previousEndTime: string }>;
-export type BookingCancelled = BookingEventOf<'BookingCancelled'>;
+export type BookingCancelled = BookingEventOf<'BookingCancelled', { onBehalfOf?: string }>;
 export type BookingCheckedIn = BookingEventOf<'BookingCheckedIn'>;
 export type BookingCheckedOut = BookingEventOf<'BookingCheckedOut'>;
 export type BookingCompleted = BookingEventOf<'BookingCompleted'>;

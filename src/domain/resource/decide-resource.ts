@@ -46,6 +46,15 @@ function checkPolicy(policy: ReturnType<typeof mergeBookingPolicy>): void {
       throw invalidRequest(`${field} must be a whole number of minutes from 0 to ${maxBufferMinutes}`, `/bookingPolicy/${field}`);
     }
   }
+  if (!Array.isArray(policy.approvers) || !policy.approvers.every((approver) => typeof approver === 'string' && approver.length > 0)) {
+    throw invalidRequest('approvers must be a list of profile ids', '/bookingPolicy/approvers');
+  }
+  for (const field of ['approvalDeadlineMinutes', 'approvalReminderMinutes'] as const) {
+    const minutes = policy[field];
+    if (minutes !== null && (!Number.isInteger(minutes) || minutes < 0)) {
+      throw invalidRequest(`${field} must be a whole number of minutes, 0 or more, or null`, `/bookingPolicy/${field}`);
+    }
+  }
 }
 
 /** Registration; `registered` is a live registration of the same zone or device in the workspace. */

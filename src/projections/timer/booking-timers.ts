@@ -1,8 +1,11 @@
 import type { Booking } from '../../domain/booking/booking.js';
 import type { TimerKind } from '../../infra/db/tables/timers.table.js';
 
-/** A planned timer; `plusGracePeriod` adds the resource's current grace period to dueAt when stored. */
-export type PlannedTimer = { kind: TimerKind; dueAt: Date; plusGracePeriod?: true };
+/**
+ * A planned timer; `plusGracePeriod` adds the resource's current grace period to dueAt when stored,
+ * `minusApprovalDeadline` takes its approvalDeadlineMinutes off (contract §24).
+ */
+export type PlannedTimer = { kind: TimerKind; dueAt: Date; plusGracePeriod?: true; minusApprovalDeadline?: true };
 
 export const timerKinds: readonly TimerKind[] = ['reminder', 'no_show', 'complete', 'expire_pending'];
 
@@ -21,7 +24,7 @@ export function bookingTimers(booking: Booking): PlannedTimer[] {
     case 'pending':
       return [
         { kind: 'reminder', dueAt: start },
-        { kind: 'expire_pending', dueAt: start },
+        { kind: 'expire_pending', dueAt: start, minusApprovalDeadline: true },
       ];
     case 'confirmed':
       if (booking.checkedInAt) return [{ kind: 'complete', dueAt: end }];

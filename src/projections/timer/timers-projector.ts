@@ -34,7 +34,10 @@ function replannedKinds(event: BookingEvent): readonly TimerKind[] {
   }
 }
 
-type Replan = { bookingId: string; resourceId: string; kinds: readonly TimerKind[]; kept: TimerKind[]; dueAts: string[]; plusGrace: boolean[] };
+type Replan = { bookingId: string; resourceId: string; kinds: readonly TimerKind[]; kept: TimerKind[]; dueAts: string[]; plusGrace: boolean[]; minusDeadline: boolean[] };
+
+/** The resource's approval deadline in minutes (0 without one), of `policy` (the resources row's booking_policy). */
+const approvalDeadlineOf = (policy: ReturnType<typeof sql>) => sql`coalesce((${policy} ->> 'approvalDeadlineMinutes')::int, 0)`;
 
 /**
  * Drops the replanned kinds the booking no longer needs and upserts the ones it does, in one
@@ -50,9 +53,13 @@ const replan = sqlTemplate<Replan>((p) => [
              then planned.due_at + make_interval(mins => coalesce(
                (select (booking_policy ->> 'gracePeriodMinutes')::int from resources where id = ${p.resourceId}),
                ${defaultBookingPolicy.gracePeriodMinutes}))
+             when planned.minus_deadline
+             then planned.due_at - make_interval(mins => coalesce(
+               (select ${approvalDeadlineOf(sql`booking_policy`)} from resources where id = ${p.resourceId}), 0))
              else planned.due_at end,
            null
-    from unnest(${p.kept}::text[], ${p.dueAts}::timestamptz[], ${p.plusGrace}::boolean[]) as planned(kind, due_at, plus_grace)
+    from unnest(${p.kept}::text[], ${p.dueAts}::timestamptz[], ${p.plusGrace}::boolean[], ${p.minusDeadline}::boolean[])
+      as planned(kind, due_at, plus_grace, minus_deadline)
     on conflict (booking_id, kind) do update set due_at = excluded.due_at, claimed_until = null
     where timers.due_at <> excluded.due_at`,
 ]);
@@ -86,6 +93,7 @@ function replanOf(recorded: EventOf): BoundSql[] {
       kept: planned.map((t) => t.kind),
       dueAts: planned.map((t) => t.dueAt.toISOString()),
       plusGrace: planned.map((t) => t.plusGracePeriod === true),
+      minusDeadline: planned.map((t) => t.minusApprovalDeadline === true),
     }),
   ];
 }
@@ -111,7 +119,8 @@ async function moveNoShows(trx: Transaction<DB>, event: ResourceUpdated): Promis
  */
 type TimerOutcome = { bookingId: string; resourceId: string; kind: TimerKind; planned: PlannedTimer | null; fresh: boolean };
 
-const sameTimer = (a: PlannedTimer, b: PlannedTimer) => a.dueAt.getTime() === b.dueAt.getTime() && a.plusGracePeriod === b.plusGracePeriod;
+const sameTimer = (a: PlannedTimer, b: PlannedTimer) =>
+  a.dueAt.getTime() === b.dueAt.getTime() && a.plusGracePeriod === b.plusGracePeriod && a.minusApprovalDeadline === b.minusApprovalDeadline;
 
 /**
  * Applies a run of booking events in two statements: what each timer ends as (TimerOutcome), each
@@ -142,11 +151,14 @@ async function replanAll(trx: Transaction<DB>, events: readonly EventOf[]): Prom
     select planned.booking_id, planned.kind,
            case when planned.plus_grace
              then planned.due_at + make_interval(mins => coalesce((resources.booking_policy ->> 'gracePeriodMinutes')::int, ${defaultBookingPolicy.gracePeriodMinutes}))
+             when planned.minus_deadline
+             then planned.due_at - make_interval(mins => coalesce(${approvalDeadlineOf(sql`resources.booking_policy`)}, 0))
              else planned.due_at end,
            null
     from unnest(${planned.map((o) => o.bookingId)}::uuid[], ${planned.map((o) => o.resourceId)}::uuid[], ${planned.map((o) => o.kind)}::text[],
-                ${planned.map((o) => o.planned.dueAt.toISOString())}::timestamptz[], ${planned.map((o) => o.planned.plusGracePeriod === true)}::boolean[])
-      as planned(booking_id, resource_id, kind, due_at, plus_grace)
+                ${planned.map((o) => o.planned.dueAt.toISOString())}::timestamptz[], ${planned.map((o) => o.planned.plusGracePeriod === true)}::boolean[],
+                ${planned.map((o) => o.planned.minusApprovalDeadline === true)}::boolean[])
+      as planned(booking_id, resource_id, kind, due_at, plus_grace, minus_deadline)
       left join resources on resources.id = planned.resource_id
     on conflict (booking_id, kind) do update set due_at = excluded.due_at, claimed_until = null
     where timers.due_at <> excluded.due_at`.execute(trx);

@@ -1,0 +1,15 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { Booking } from '../booking/booking.js';
+import type { Resource } from '../resource/resource.js';
+import { isDelegationActive, type ApprovalDelegation } from './approval-delegation.js';
+
+/**
+ * Who may decide a pending booking besides LV1–LV3 (contract §24): the resource's approvers, then
+ * the delegates of theirs active at `now`, each once. Null for a booking that is not pending.
+ */
+export function pendingApprovers(booking: Booking, resource: Resource, delegations: readonly ApprovalDelegation[], now: Temporal.Instant): string[] | null {
+  if (booking.status !== 'pending') return null;
+  const approvers = resource.bookingPolicy.approvers;
+  const delegates = delegations.filter((d) => approvers.includes(d.approverProfileId) && isDelegationActive(d, now)).map((d) => d.delegateProfileId);
+  return [...new Set([...approvers, ...delegates])];
+}
