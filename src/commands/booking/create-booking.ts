@@ -13,6 +13,7 @@ import { handleCommand } from '../handle-command.js';
 import { quotaGuardOfBooking } from './quota-guard-of-booking.js';
 import { quotaOrOverlapMeansRetry } from './quota-hold.js';
 import { usagesOfQuotas } from '../../projections/quota/quota-queries.js';
+import { findDelegationsOf } from '../../projections/approval/approval-delegation-queries.js';
 import { quotaMatches } from '../../domain/quota/quota.js';
 
 export type CreateBookingInput = {
@@ -49,7 +50,10 @@ async function book(ctx: CommandContext, actor: Principal, command: CreateBookin
       const { resource } = state;
       const applying = resource ? workspaceQuotas.filter((quota) => quotaMatches(quota, resource)) : [];
       const quotas = applying.length === 0 ? [] : await usagesOfQuotas(db, applying, workspace, booker, command.startTime);
-      return { revision: streamRevision, state: { ...state, quotas } };
+      // Read only when a pending booking will name its approvers' delegates (contract §24).
+      const approvers = resource && !resource.bookingPolicy.autoConfirm ? resource.bookingPolicy.approvers : [];
+      const delegations = await findDelegationsOf(db, approvers, new Date(ctx.now().epochMilliseconds));
+      return { revision: streamRevision, state: { ...state, quotas, delegations } };
     },
     decide: (state) => (found?.remembered && !state.resource ? [] : [decideCreateBooking(command, state, actor, ctx.now())]),
     inTransactionFor: (state) => quotaGuard(state.resource, state.quotas),
