@@ -42,6 +42,8 @@ function extrasOf(event: BookingEvent): Record<string, unknown> {
       return { gracePeriodExpiredAt: event.data.gracePeriodExpiredAt };
     case 'BookingReminderIssued':
       return { reminderType: event.data.reminderType };
+    case 'BookingApprovalReminderIssued':
+      return { approvers: event.data.approvers };
     default:
       return event satisfies never;
   }

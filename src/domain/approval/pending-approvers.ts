@@ -1,4 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
+import { utcText } from '../booking/booking-time.js';
 import type { Booking } from '../booking/booking.js';
 import type { Resource } from '../resource/resource.js';
 import { isDelegationActive, type ApprovalDelegation } from './approval-delegation.js';
@@ -12,4 +13,10 @@ export function pendingApprovers(booking: Booking, resource: Resource, delegatio
   const approvers = resource.bookingPolicy.approvers;
   const delegates = delegations.filter((d) => approvers.includes(d.approverProfileId) && isDelegationActive(d, now)).map((d) => d.delegateProfileId);
   return [...new Set([...approvers, ...delegates])];
+}
+
+/** When booking.approval_reminder is due for a pending booking made at `createdAt`, or null when the resource sends none. */
+export function approvalReminderDue(resource: Resource, createdAt: Temporal.Instant): string | null {
+  const minutes = resource.bookingPolicy.approvalReminderMinutes;
+  return minutes === null ? null : utcText(createdAt.add({ minutes }));
 }

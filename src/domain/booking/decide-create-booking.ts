@@ -1,7 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
 import type { ApprovalDelegation } from '../approval/approval-delegation.js';
-import { pendingApprovers } from '../approval/pending-approvers.js';
+import { approvalReminderDue, pendingApprovers } from '../approval/pending-approvers.js';
 import type { BookingCreated } from './booking-events.js';
 import { bookerOf } from './booker.js';
 import { createRefusal, type CreateBookingState } from './create-refusal.js';
@@ -41,5 +41,9 @@ export function decideCreateBooking(command: CreateBooking, state: CreateBooking
     now,
   });
   const approvers = pendingApprovers(booking, resource, state.delegations ?? [], now);
-  return { type: 'BookingCreated', data: { booking, by: actor.sub, at: booking.createdAt, ...(approvers && { approvers }) } };
+  const approvalReminderAt = approvers && approvalReminderDue(resource, now);
+  return {
+    type: 'BookingCreated',
+    data: { booking, by: actor.sub, at: booking.createdAt, ...(approvers && { approvers }), ...(approvalReminderAt && { approvalReminderAt }) },
+  };
 }

@@ -9,7 +9,7 @@ import type { TimerKind } from '../../infra/db/tables/timers.table.js';
 import { bind, executeAll, sqlTemplate, type BoundSql } from '../../infra/db/sql-template.js';
 import type { EventOf } from '../../infra/event-store/event-store.js';
 import type { Projector } from '../projector.js';
-import { bookingTimers, timerKinds, type PlannedTimer } from './booking-timers.js';
+import { allTimerKinds, approvalReminderTimer, bookingTimers, timerKinds, type PlannedTimer } from './booking-timers.js';
 
 /** The kinds an event plans anew; the timers of other kinds stay as they are. */
 function replannedKinds(event: BookingEvent): readonly TimerKind[] {
@@ -22,6 +22,8 @@ function replannedKinds(event: BookingEvent): readonly TimerKind[] {
       return event.data.previousStartTime === event.data.booking.startTime ? timerKinds.filter((kind) => kind !== 'reminder') : timerKinds;
     case 'BookingReminderIssued':
       return ['reminder'];
+    case 'BookingApprovalReminderIssued':
+      return [];
     case 'BookingCreated':
     case 'BookingCancelled':
     case 'BookingCheckedIn':
@@ -68,17 +70,16 @@ const replan = sqlTemplate<Replan>((p) => [
 function timerChangesOf(recorded: EventOf): { bookingId: string; resourceId: string; changes: [TimerKind, PlannedTimer | null][] } {
   if (recorded.type === 'BookingArchived') {
     const { booking } = recorded.data as BookingArchived['data'];
-    return { bookingId: booking.id, resourceId: booking.bookableResourceId, changes: timerKinds.map((kind) => [kind, null]) };
+    return { bookingId: booking.id, resourceId: booking.bookableResourceId, changes: allTimerKinds.map((kind) => [kind, null]) };
   }
   const event = { type: recorded.type, data: recorded.data } as BookingEvent;
   const { booking } = event.data;
   // A reminder issued is done with: it is dropped, never planned again.
   const planned = event.type === 'BookingReminderIssued' ? [] : bookingTimers(booking);
-  return {
-    bookingId: booking.id,
-    resourceId: booking.bookableResourceId,
-    changes: replannedKinds(event).map((kind) => [kind, planned.find((timer) => timer.kind === kind) ?? null]),
-  };
+  const changes: [TimerKind, PlannedTimer | null][] = replannedKinds(event).map((kind) => [kind, planned.find((timer) => timer.kind === kind) ?? null]);
+  const approvalReminder = approvalReminderTimer(event);
+  if (approvalReminder !== undefined) changes.push(['approval_reminder', approvalReminder]);
+  return { bookingId: booking.id, resourceId: booking.bookableResourceId, changes };
 }
 
 /** The replanning of a booking event (BookingArchived aside), in one round trip. */
@@ -143,7 +144,7 @@ async function replanAll(trx: Transaction<DB>, events: readonly EventOf[]): Prom
   const planned = all.filter((o): o is TimerOutcome & { planned: PlannedTimer } => o.planned !== null);
   if (gone.length > 0) {
     // Kind by kind, so that each condition is a probe of the primary key by (booking_id, kind).
-    const ofKind = timerKinds.map((kind) => sql`(kind = ${kind} and booking_id = any(${gone.filter((o) => o.kind === kind).map((o) => o.bookingId)}::uuid[]))`);
+    const ofKind = allTimerKinds.map((kind) => sql`(kind = ${kind} and booking_id = any(${gone.filter((o) => o.kind === kind).map((o) => o.bookingId)}::uuid[]))`);
     await sql`delete from timers where ${sql.join(ofKind, sql` or `)}`.execute(trx);
   }
   if (planned.length === 0) return;

@@ -81,8 +81,11 @@ describe('approvers, delegations and deadlines over HTTP (contract §24)', funct
   it('GET /approvals: the pending bookings the caller may decide, oldest first, in the envelope', async () => {
     const mine = await freshRoom({ approvers: ['approver-x'] });
     const other = await freshRoom({ approvers: ['approver-y'] });
+    // Made first, though it starts later: oldest first is by creation.
     const older = await book(mine.zoneId, '2027-01-06T09:00:00Z', '2027-01-06T10:00:00Z');
+    setClock(server, '2027-01-04T08:01:00Z');
     await book(other.zoneId);
+    setClock(server, '2027-01-04T08:02:00Z');
     const newer = await book(mine.zoneId, '2027-01-05T09:00:00Z', '2027-01-05T10:00:00Z');
     const x = server.token({ level: 'LV4', sub: 'approver-x' });
     const res = await server.request('GET', '/booking/v1/approvals?limit=10', { token: x });

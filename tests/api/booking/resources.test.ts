@@ -41,6 +41,9 @@ describe('bookable resources over HTTP', () => {
         gracePeriodMinutes: 15,
         bufferBeforeMinutes: 0,
         bufferAfterMinutes: 0,
+        approvers: [],
+        approvalDeadlineMinutes: null,
+        approvalReminderMinutes: null,
       });
       expect(res.body.createdAt).to.match(/Z$/);
       const read = await server.request('GET', `${resources}/${res.body.id}`);
