@@ -113,6 +113,20 @@ async function moveNoShows(trx: Transaction<DB>, event: ResourceUpdated): Promis
     .execute();
 }
 
+/** A new approval deadline moves the expiry timers of the resource's pending bookings (contract §24). */
+async function moveApprovalDeadlines(trx: Transaction<DB>, event: ResourceUpdated): Promise<void> {
+  const policy = event.data.changes.bookingPolicy;
+  if (policy?.approvalDeadlineMinutes === undefined) return;
+  await trx
+    .updateTable('timers')
+    .from('bookings')
+    .set({ due_at: sql`bookings.start_time - make_interval(mins => ${policy.approvalDeadlineMinutes ?? 0})`, claimed_until: null })
+    .whereRef('timers.booking_id', '=', 'bookings.id')
+    .where('timers.kind', '=', 'expire_pending')
+    .where('bookings.bookable_resource_id', '=', event.data.id)
+    .execute();
+}
+
 /**
  * What a run of booking events leaves of one timer: deleted (`planned` null), or `planned`; an
  * unchanged timer keeps its claim only if every event of the run planned it at the time it had,
@@ -168,7 +182,7 @@ async function replanAll(trx: Transaction<DB>, events: readonly EventOf[]): Prom
 /**
  * Keeps the durable timers in step with the bookings: plans, moves and drops them with each event;
  * a run of booking events in two statements (replanAll). A change of grace period moves the
- * no-show timers of the resource, between the runs.
+ * no-show timers of the resource, a change of approval deadline its expiry timers, between the runs.
  */
 export const timersProjector: Projector = {
   name: 'timers',
@@ -184,7 +198,9 @@ export const timersProjector: Projector = {
       }
       if (run.length > 0) await replanAll(trx, run);
       run = [];
-      await moveNoShows(trx, { type: 'ResourceUpdated', data: event.data } as ResourceUpdated);
+      const updated = { type: 'ResourceUpdated', data: event.data } as ResourceUpdated;
+      await moveNoShows(trx, updated);
+      await moveApprovalDeadlines(trx, updated);
     }
     if (run.length > 0) await replanAll(trx, run);
   },

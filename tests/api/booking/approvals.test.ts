@@ -139,9 +139,15 @@ describe('approvers, delegations and deadlines over HTTP (contract §24)', funct
   });
 
   it('approvalDeadlineMinutes: the expiry timer is due that many minutes before the start', async () => {
-    const { zoneId } = await freshRoom({ approvalDeadlineMinutes: 120 });
+    const room = await freshRoom({ approvalDeadlineMinutes: 120 });
+    const { zoneId } = room;
     const id = await book(zoneId);
     const timer = await server.database.db.selectFrom('timers').selectAll().where('booking_id', '=', id).where('kind', '=', 'expire_pending').executeTakeFirstOrThrow();
     expect(timer.due_at.toISOString()).to.equal('2027-01-05T07:00:00.000Z');
+    // A new deadline moves the timers of the pending bookings.
+    const patched = await server.request('PATCH', `/booking/v1/resources/${room.id}`, { body: { bookingPolicy: { approvalDeadlineMinutes: 30 } } });
+    expect(patched.status).to.equal(200);
+    const moved = await server.database.db.selectFrom('timers').selectAll().where('booking_id', '=', id).where('kind', '=', 'expire_pending').executeTakeFirstOrThrow();
+    expect(moved.due_at.toISOString()).to.equal('2027-01-05T08:30:00.000Z');
   });
 });
