@@ -4,9 +4,12 @@ import { sql, type Kysely } from 'kysely';
  * A quota's hold inside the append's statement (README, "How the quota holds under concurrency"),
  * as the blackout guard of migration 0019 is: no transaction, no round trip of its own.
  *
- * `booker_quota_bookings` are the booker's bookings a quota may count around a start: the counted
- * statuses, no series parent, starting within 33 days of it (any quota period that contains the
- * start — a calendar month in any time zone — lies inside). The create reads them in its state
+ * `booker_quota_bookings` are the booker's bookings a quota of the workspace may count around a
+ * start: the counted statuses, no series parent, starting within a margin of it wide enough for
+ * the longest period of the workspace's quotas in any time zone (2 days for a day of up to 25
+ * hours, 8 for a week, 33 for a month), so every period containing the start lies inside. The
+ * margin is a superset, not the period: which bookings count stays the domain's (quotaUsagesAt).
+ * The create reads them in its state
  * statement with their fingerprint; its BookingCreated carries that fingerprint in the metadata
  * (`quotaSeen`), and the trigger, before the event is inserted, takes the booker's quota lock and
  * computes the fingerprint again with a fresh snapshot. A difference means the decision did not
@@ -20,9 +23,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create function booker_quota_bookings(workspace uuid, booker text, start timestamptz)
     returns table (id uuid, bookable_resource_id uuid, start_time timestamptz, end_time timestamptz)
     language sql stable as $$
-      select b.id, b.bookable_resource_id, b.start_time, b.end_time from bookings b
+      with margin as (
+        select make_interval(days => max(case quota ->> 'per' when 'day' then 2 when 'week' then 8 else 33 end)) as days
+        from quotas where quotas.workspace = $1)
+      select b.id, b.bookable_resource_id, b.start_time, b.end_time from bookings b, margin
       where b.workspace = $1 and b.booker_profile_id = $2
-        and b.start_time >= $3 - interval '33 days' and b.start_time < $3 + interval '33 days'
+        and b.start_time >= $3 - margin.days and b.start_time < $3 + margin.days
         and b.status in ('pending', 'confirmed', 'completed', 'no_show') and not b.is_series_parent
     $$`.execute(db);
   await sql`
