@@ -33,12 +33,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     $$`.execute(db);
   await sql`
     create function booker_quota_fingerprint(workspace uuid, booker text, start timestamptz) returns text
-    language sql stable as $$
-      select count(*) || ':' || coalesce(md5(string_agg(
-        q.id::text || ' ' || floor(extract(epoch from q.start_time) * 1000)::bigint || ' ' || floor(extract(epoch from q.end_time) * 1000)::bigint,
-        ',' order by q.id)), '')
-      from booker_quota_bookings($1, $2, $3) q
-    $$`.execute(db);
+    language plpgsql stable as $$
+    begin
+      -- PL/pgSQL keeps the statement's plan per connection (an SQL function's would be made again each call).
+      return (
+        select count(*) || ':' || coalesce(md5(string_agg(
+          q.id::text || ' ' || floor(extract(epoch from q.start_time) * 1000)::bigint || ' ' || floor(extract(epoch from q.end_time) * 1000)::bigint,
+          ',' order by q.id)), '')
+        from booker_quota_bookings($1, $2, $3) q);
+    end $$`.execute(db);
   await sql`
     create function hold_booker_quota() returns trigger language plpgsql as $$
     declare
