@@ -130,9 +130,12 @@ describe('the hot statements never scan the workspace\'s bookings, without stati
     );
   });
 
-  it('the create', async () => {
-    const start = hour(3, 7);
-    await expectNoWholesaleScan('create', () => ok(server.request('POST', '/booking/v1/bookings', { token: token(), body: bookingBody('b1-f1-r1', start.toString(), start.add({ minutes: 30 }).toString()) }), 201).then(() => undefined));
+  it('the create, without and with a quota that applies', async () => {
+    // Before the working day, on a room without operating hours.
+    const create = (start: Temporal.Instant) => () => ok(server.request('POST', '/booking/v1/bookings', { token: token(), body: bookingBody('b1-f1-r1', start.toString(), start.add({ minutes: 30 }).toString()) }), 201).then(() => undefined);
+    await expectNoWholesaleScan('create', create(hour(3, 7)));
+    await ok(server.request('POST', '/booking/v1/quotas', { token: admin(), body: { limit: 50, unit: 'bookings', per: 'week' } }), 201);
+    await expectNoWholesaleScan('create with a quota', create(hour(3, 7).add({ minutes: 30 })));
   });
 
   it('the schedule, the free slots and the list', async () => {

@@ -20,15 +20,19 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
+    create function quota_count_margin(workspace uuid) returns interval
+    language plpgsql stable as $$
+    begin
+      return (select make_interval(days => max(case quota ->> 'per' when 'day' then 2 when 'week' then 8 else 33 end)) from quotas where quotas.workspace = $1);
+    end $$`.execute(db);
+  await sql`
     create function booker_quota_bookings(workspace uuid, booker text, start timestamptz)
     returns table (id uuid, bookable_resource_id uuid, start_time timestamptz, end_time timestamptz)
     language sql stable as $$
-      with margin as (
-        select make_interval(days => max(case quota ->> 'per' when 'day' then 2 when 'week' then 8 else 33 end)) as days
-        from quotas where quotas.workspace = $1)
-      select b.id, b.bookable_resource_id, b.start_time, b.end_time from bookings b, margin
+      -- The margin is a stable value computed before the scan, so the range is in the index condition.
+      select b.id, b.bookable_resource_id, b.start_time, b.end_time from bookings b
       where b.workspace = $1 and b.booker_profile_id = $2
-        and b.start_time >= $3 - margin.days and b.start_time < $3 + margin.days
+        and b.start_time >= $3 - quota_count_margin($1) and b.start_time < $3 + quota_count_margin($1)
         and b.status in ('pending', 'confirmed', 'completed', 'no_show') and not b.is_series_parent
     $$`.execute(db);
   await sql`
@@ -67,4 +71,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop function hold_booker_quota()`.execute(db);
   await sql`drop function booker_quota_fingerprint(uuid, text, timestamptz)`.execute(db);
   await sql`drop function booker_quota_bookings(uuid, text, timestamptz)`.execute(db);
+  await sql`drop function quota_count_margin(uuid)`.execute(db);
 }
