@@ -1,3 +1,4 @@
+import { workspaceScope } from '../../domain/access/workspace-scope.js';
 import { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../domain/access/principal.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
@@ -37,8 +38,7 @@ function searchedWorkspace(actor: Principal, named: string | undefined): string 
     if (!named) throw invalidRequest('workspace is required for LV1 tokens', '/query/workspace');
     return named.toLowerCase();
   }
-  if (named !== undefined && named.toLowerCase() !== actor.workspace) throw invalidRequest('workspace may name only the token\'s own workspace', '/query/workspace');
-  return actor.workspace!;
+  return workspaceScope(actor, named, '/query/workspace');
 }
 
 /** GET /free-resources' query, checked (400 naming the parameter). */

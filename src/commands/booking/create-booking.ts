@@ -3,7 +3,7 @@ import type { Principal } from '../../domain/access/principal.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import { namedBookerId } from '../../domain/booking/booker.js';
-import { bookingWorkspace } from '../../domain/booking/booking-workspace.js';
+import { workspaceScope } from '../../domain/access/workspace-scope.js';
 import { decideCreateBooking, type CreateBooking, type CreateBookingState } from '../../domain/booking/decide-create-booking.js';
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
 import { findBookingCreateState } from '../../projections/booking/booking-queries.js';
@@ -80,7 +80,7 @@ export async function createBooking(ctx: CommandContext, actor: Principal, input
     bookerEmail: input.bookerEmail,
     bookerProfileId: input.bookerProfileId,
   };
-  const key = { workspace: bookingWorkspace(actor, input.workspace), resourceType: input.resourceType, resourceId: input.resourceId };
+  const key = { workspace: workspaceScope(actor, input.workspace, '/body/workspace'), resourceType: input.resourceType, resourceId: input.resourceId };
   const booked = await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key), key.workspace);
   // A remembered registration whose resource has been removed since: the table may hold a newer one.
   return booked ?? (await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key, { fresh: true }), key.workspace))!;

@@ -33,7 +33,7 @@ describe('deciding a quota', () => {
   });
 
   it('only LV1 and LV2 set quotas; LV2 only in its own workspace', () => {
-    for (const level of [3, 4, 5] as const) given(null).when(() => decideCreateQuota(command(), [], actor(level), now)).thenThrows('forbidden');
+    for (const level of [3, 4, 5] as const) given(null).when(() => decideCreateQuota(command(), [], actor(level), now)).thenThrows('invalid_request');
     given(null).when(() => decideCreateQuota(command({ workspace: otherWorkspace }), [], admin, now)).thenThrows('forbidden');
     expect(decideCreateQuota(command({ workspace: otherWorkspace }), [], actor(1, 'root', { workspace: null }), now).data.quota.workspace).to.equal(otherWorkspace);
   });
