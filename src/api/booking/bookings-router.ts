@@ -1,3 +1,4 @@
+import { seesOwnBookingsOnly } from '../../domain/access/principal.js';
 import { workspaceFilter } from '../../domain/access/workspace-scope.js';
 import { Router } from 'express';
 import { cancelBooking, checkInBooking, checkOutBooking, confirmBooking } from '../../commands/booking/booking-moves.js';
@@ -48,7 +49,7 @@ export function bookingsRouter(services: Services): Router {
     };
     filter.workspace = workspaceFilter(actor, query.workspace, '/query/workspace');
     // LV4/LV5 see their own bookings, whatever booker they name.
-    if (actor.level >= 4) filter.bookerProfileId = actor.sub;
+    if (seesOwnBookingsOnly(actor)) filter.bookerProfileId = actor.sub;
     const result = await listBookings(readSideOf(res).db, filter, page);
     res.json({ ...result, data: result.data.map((b) => bookingJson(b)) });
   });

@@ -1,6 +1,6 @@
 import { workspaceFilter } from '../../domain/access/workspace-scope.js';
 import { Router } from 'express';
-import type { Principal } from '../../domain/access/principal.js';
+import { isWorkspaceAdmin, type Principal } from '../../domain/access/principal.js';
 import { forbidden, invalidRequest } from '../../domain/domain-error.js';
 import { publishedEventNames } from '../../infra/event-store/published-event-condition.js';
 import { readAuditFeed } from '../../projections/audit/read-audit-feed.js';
@@ -13,7 +13,7 @@ type FeedQuery = { after?: string | number; limit?: string | number; event?: str
 /** LV1 reads every workspace (or the one it names), LV2 its own; nobody else reads the feed. */
 function feedWorkspace(actor: Principal, asked: string | undefined): string | undefined {
   const workspace = workspaceFilter(actor, asked, '/query/workspace');
-  if (actor.level > 2) throw forbidden('the audit feed needs permission level LV1 or LV2');
+  if (!isWorkspaceAdmin(actor)) throw forbidden('the audit feed needs permission level LV1 or LV2');
   return workspace;
 }
 

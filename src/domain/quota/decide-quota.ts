@@ -1,7 +1,7 @@
 import { workspaceScope } from '../access/workspace-scope.js';
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
-import { canSeeWorkspace } from '../access/principal.js';
+import { canSeeWorkspace, isWorkspaceAdmin } from '../access/principal.js';
 import { forbidden, invalidRequest, notFound } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
 import { canonicalTimeZone } from '../time/time-zone.js';
@@ -24,7 +24,7 @@ export type CreateQuota = {
 
 /** Only workspace admins set quotas: LV1 anywhere, LV2 in its own workspace. */
 function assertQuotaAdmin(actor: Principal): void {
-  if (actor.level > 2) throw forbidden('quotas are set by LV1 and LV2 only');
+  if (!isWorkspaceAdmin(actor)) throw forbidden('quotas are set by LV1 and LV2 only');
 }
 
 /**
