@@ -1,7 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import { assertCanManageResource } from '../access/resource-access.js';
 import type { Principal } from '../access/principal.js';
-import { DomainError, forbidden, invalidRequest } from '../domain-error.js';
+import { DomainError, invalidRequest } from '../domain-error.js';
 import { validateAvailability } from './availability.js';
 import { defaultBookingPolicy, mergeBookingPolicy, type Availability, type BookingPolicyPatch, type Resource, type ResourceType } from './resource.js';
 import { evolveResource } from './evolve-resource.js';
@@ -65,9 +65,6 @@ export function decideRegister(
   now: Temporal.Instant,
 ): ResourceRegistered {
   assertCanManageResource(actor, command.groupId ?? null);
-  if (actor.level !== 1 && command.workspace !== actor.workspace) {
-    throw forbidden('resources can be registered only in the workspace of the token');
-  }
   if (registered) {
     throw new DomainError('already_registered', `${command.resourceType} ${command.resourceId} is already registered in this workspace (resource ${registered.id})`);
   }
