@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import { canSeeWorkspace, type Principal } from '../access/principal.js';
+import { canSeeWorkspace, isWorkspaceAdmin, type Principal } from '../access/principal.js';
 import { utcText } from '../booking/booking-time.js';
 import { forbidden, invalidRequest, notFound } from '../domain-error.js';
 import type { ApprovalDelegation } from './approval-delegation.js';
@@ -38,7 +38,7 @@ export function decideCreateApprovalDelegation(
 /** Whether the actor sees the delegation: its approver, its delegate, or LV1–LV2 of its workspace. */
 export function canSeeDelegation(actor: Principal, delegation: ApprovalDelegation): boolean {
   if (!canSeeWorkspace(actor, delegation.workspace)) return false;
-  return actor.level <= 2 || delegation.approverProfileId === actor.sub || delegation.delegateProfileId === actor.sub;
+  return isWorkspaceAdmin(actor) || delegation.approverProfileId === actor.sub || delegation.delegateProfileId === actor.sub;
 }
 
 /** Its approver, its delegate (who gives it back) or LV1–LV2 ends a delegation; others see none (404). */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
-import { isAdmin, type Principal } from '../../domain/access/principal.js';
+import { isAdmin, isSystemAdmin, type Principal } from '../../domain/access/principal.js';
 import { isDelegationActive } from '../../domain/approval/approval-delegation.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import { pageOf, type Page, type PageOf } from '../../domain/page.js';
@@ -26,7 +26,7 @@ export async function listPendingApprovals(db: Executor, actor: Principal, now: 
     .innerJoin('resources as r', 'r.id', 'b.bookable_resource_id')
     .where('b.status', '=', 'pending')
     .where('b.is_series_parent', '=', false)
-    .$if(actor.level !== 1, (q) => q.where('b.workspace', '=', actor.workspace!))
+    .$if(!isSystemAdmin(actor), (q) => q.where('b.workspace', '=', actor.workspace!))
     .$if(!isAdmin(actor), (q) => q.where(sql<boolean>`r.booking_policy -> 'approvers' ?| ${deciders}::text[]`));
   const [rows, count] = await Promise.all([
     base.selectAll('b').orderBy('b.created_at').orderBy('b.id').limit(page.limit).offset((page.page - 1) * page.limit).execute(),
