@@ -1,6 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import { utcText } from '../booking/booking-time.js';
 import type { Booking } from '../booking/booking.js';
+import type { BookingCreated } from '../booking/booking-events.js';
 import type { Resource } from '../resource/resource.js';
 import { isDelegationActive, type ApprovalDelegation } from './approval-delegation.js';
 
@@ -19,4 +20,18 @@ export function pendingApprovers(booking: Booking, resource: Resource, delegatio
 export function approvalReminderDue(resource: Resource, createdAt: Temporal.Instant): string | null {
   const minutes = resource.bookingPolicy.approvalReminderMinutes;
   return minutes === null ? null : utcText(createdAt.add({ minutes }));
+}
+
+/**
+ * The creation of a booking (contract §24): a pending one names who may decide it and, on a
+ * resource with approvalReminderMinutes, when booking.approval_reminder is due. A series parent
+ * only describes the pattern: its occurrences are decided, one by one.
+ */
+export function bookingCreated(booking: Booking, by: string, resource: Resource, delegations: readonly ApprovalDelegation[], now: Temporal.Instant): BookingCreated {
+  const approvers = booking.isSeriesParent ? null : pendingApprovers(booking, resource, delegations, now);
+  const approvalReminderAt = approvers && approvalReminderDue(resource, now);
+  return {
+    type: 'BookingCreated',
+    data: { booking, by, at: booking.createdAt, ...(approvers && { approvers }), ...(approvalReminderAt && { approvalReminderAt }) },
+  };
 }

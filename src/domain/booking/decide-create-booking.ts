@@ -1,7 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
 import type { ApprovalDelegation } from '../approval/approval-delegation.js';
-import { approvalReminderDue, pendingApprovers } from '../approval/pending-approvers.js';
+import { bookingCreated } from '../approval/pending-approvers.js';
 import type { BookingCreated } from './booking-events.js';
 import { bookerOf } from './booker.js';
 import { createRefusal, type CreateBookingState } from './create-refusal.js';
@@ -40,10 +40,5 @@ export function decideCreateBooking(command: CreateBooking, state: CreateBooking
     endTime: command.endTime,
     now,
   });
-  const approvers = pendingApprovers(booking, resource, state.delegations ?? [], now);
-  const approvalReminderAt = approvers && approvalReminderDue(resource, now);
-  return {
-    type: 'BookingCreated',
-    data: { booking, by: actor.sub, at: booking.createdAt, ...(approvers && { approvers }), ...(approvalReminderAt && { approvalReminderAt }) },
-  };
+  return bookingCreated(booking, actor.sub, resource, state.delegations ?? [], now);
 }

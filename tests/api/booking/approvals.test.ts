@@ -71,6 +71,15 @@ describe('approvers, delegations and deadlines over HTTP (contract §24)', funct
     expect(declined.body).to.include({ status: 'cancelled', cancelledBy: 'carol', reason: 'room is needed' });
   });
 
+  it('a pending series names the approvers on each occurrence, not on its parent', async () => {
+    const { zoneId } = await freshRoom();
+    const body = { ...bookingBody(zoneId, '2027-01-11T09:00:00Z', '2027-01-11T10:00:00Z'), recurrenceRule: 'FREQ=WEEKLY;COUNT=2' };
+    const res = await server.request('POST', '/booking/v1/bookings/bulk', { body, token: alice });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    expect((await eventOf('BookingCreated', res.body.parent.id)).data).not.to.have.property('approvers');
+    for (const occurrence of res.body.occurrences) expect((await eventOf('BookingCreated', occurrence.id)).data.approvers).to.deep.equal(['carol']);
+  });
+
   it('an approver deciding outside its resources → 403, nothing changed', async () => {
     const { zoneId } = await freshRoom({ approvers: ['someone-else'] });
     const id = await book(zoneId);
