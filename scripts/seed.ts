@@ -22,6 +22,8 @@ const timeZone = 'Europe/Berlin';
 const standUpDays = [1, 3, 5];
 /** The holiday's reason, by which a second run finds it. */
 const holidayReason = 'Holiday';
+/** The holiday's days: a Tuesday or Thursday, so that it never falls on a stand-up (MO, WE, FR) and hits no booking. */
+const holidayDays = [2, 4];
 const weekdays = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((day) => [day, [{ start: '08:00', end: '18:00' }]]));
 
 type Answer = { status: number; body: any };
@@ -104,7 +106,7 @@ async function ensureRecord(call: Call, kind: string, filter: string, body: Reco
 async function ensureHoliday(call: Call, day: number): Promise<void> {
   const list = expectStatus(await call('GET', '/booking/v1/blackouts?limit=100'), [200], 'blackouts');
   if ((list.data as { reason: string; resourceIds: string[] | null }[]).some((b) => b.reason === holidayReason && b.resourceIds === null)) return;
-  const from = workingDay(day, '00:00');
+  const from = workingDay(day, '00:00', holidayDays);
   const body = { from: from.toString({ timeZoneName: 'never' }), to: from.add({ days: 1 }).toString({ timeZoneName: 'never' }), reason: holidayReason };
   const created = expectStatus(await call('POST', '/booking/v1/blackouts', body), [201], `blackout "${holidayReason}"`);
   console.error(`  blackout "${holidayReason}" on ${from.toPlainDate()} (whole workspace; ${created.affected.length} bookings hit, none cancelled)`);
@@ -174,7 +176,7 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   }
 
   // After the bookings, which it must not hit: ten working days (two weeks) ahead, bookings kept.
-  await ensureHoliday(asAdmin, 10);
+  await ensureHoliday(asAdmin, 5);
   await ensureQuota(asAdmin, focusRoom, 8);
 
   const publisher = await ensureRecord(asPlatform, 'publishers', 'email||$eq||publisher@demo.example', { email: 'publisher@demo.example', name: 'Demo Apps Ltd', verified: true });
