@@ -13,12 +13,12 @@ import type { BenchContext } from './workload.js';
  */
 let seeded: { database: string; data: Promise<FreeSearchData>; full?: Promise<FreeSearchData> } | undefined;
 
-/** Leaves the seeded tables as a running service would find them (see settle in run-bench.ts). */
+/** Leaves the seeded tables as a running service would find them (see settle in run-bench.ts; no ANALYZE with --no-analyze). */
 async function settle(ctx: BenchContext, work: (db: ReturnType<typeof createDatabase>) => Promise<void>): Promise<void> {
   const db = createDatabase(ctx.database);
   try {
     await work(db);
-    await sql`vacuum (analyze) bookings, events, streams, resources, zones`.execute(db);
+    if (ctx.analyze) await sql`vacuum (analyze) bookings, events, streams, resources, zones`.execute(db);
     await sql`checkpoint`.execute(db).catch(() => undefined);
   } finally {
     await db.destroy();

@@ -1,11 +1,13 @@
 /**
- * npm run bench [-- --seconds N] [--only name,name] [--pgbench-scale N] [--cpu-prof DIR] [--skip-pgbench] [--keep-database] [--scale [--events N]]:
+ * npm run bench [-- --seconds N] [--only name,name] [--pgbench-scale N] [--cpu-prof DIR] [--skip-pgbench] [--keep-database] [--no-analyze] [--scale [--events N]]:
  * pgbench tpcb-like on the same PostgreSQL server first, then the service in production mode (API role) against a fresh,
  * seeded database, then every workload of bench/workloads/index.ts, printed beside pgbench's tps.
  * Needs DB_HOST and the PostgreSQL client tools (pgbench).
  * The free search's workloads (free-resources, free-resources-series) run only when named in --only:
  * they seed a workspace of their own, 2,000 rooms and 300,000 bookings, which takes minutes
  * (bench/seed-free-search.ts). --keep-database leaves the scratch database for EXPLAIN afterwards.
+ * --no-analyze seeds without any ANALYZE: the tables as a fresh deployment holds them (no statistics
+ * at all, the server's autovacuum off), so a plan that needs statistics shows in the figures.
  * --scale runs the workloads on a small database and on a log of --events events (default 10 million), side by side (scaleMain).
  * --large-database NAME (with --scale) takes the log of a scale run kept with --keep-database that
  * stopped before its workloads, instead of building one: its build, rebuild and archive are not measured again.
@@ -47,6 +49,7 @@ const { values: options } = parseArgs({
     'skip-pgbench': { type: 'boolean', default: false },
     'web-concurrency': { type: 'string' },
     'keep-database': { type: 'boolean', default: false },
+    'no-analyze': { type: 'boolean', default: false },
     'large-database': { type: 'string' },
     scale: { type: 'boolean', default: false },
     events: { type: 'string', default: '10000000' },
@@ -67,6 +70,8 @@ if (!(seconds > 0) || chosen.length === 0 || !(Number.isSafeInteger(events) && e
   process.exit(2);
 }
 
+const analyze = !options['no-analyze'];
+
 const fixed = (value: number | undefined, digits = 1) => (value === undefined ? '' : value.toFixed(digits));
 
 function row(result: WorkloadResult, tps: number): string {
@@ -79,12 +84,13 @@ function row(result: WorkloadResult, tps: number): string {
 }
 
 /**
- * Leaves the server as a running service would find it: statistics of the seeded tables known and
- * pgbench's and the seed's dirty pages written, so that no workload pays for an earlier phase's
- * autovacuum or checkpoint. CHECKPOINT needs a superuser or pg_checkpoint; without, it is skipped.
+ * Leaves the server as a running service would find it: statistics of the seeded tables known
+ * (not with --no-analyze) and pgbench's and the seed's dirty pages written, so that no workload pays
+ * for an earlier phase's autovacuum or checkpoint. CHECKPOINT needs a superuser or pg_checkpoint;
+ * without, it is skipped.
  */
 async function settle(db: Database): Promise<void> {
-  await sql`vacuum (analyze)`.execute(db);
+  if (analyze) await sql`vacuum (analyze)`.execute(db);
   await sql`checkpoint`.execute(db).catch((error: unknown) => console.error(`bench: no CHECKPOINT before the workloads (${error instanceof Error ? error.message : String(error)})`));
 }
 
@@ -110,7 +116,7 @@ async function startBench(database: ScratchDatabase, seed: (db: Database) => Pro
     const seedStart = Date.now();
     const data = await seed(db);
     const seedSeconds = (Date.now() - seedStart) / 1000;
-    console.error(`bench: seeded in ${seedSeconds.toFixed(1)} s; vacuum (analyze) and checkpoint …`);
+    console.error(`bench: seeded in ${seedSeconds.toFixed(1)} s; ${analyze ? 'vacuum (analyze) and ' : 'no ANALYZE (--no-analyze); '}checkpoint …`);
     await settle(db);
     const postgres = await sql<{ version: string }>`select version()`.execute(db);
 
@@ -137,6 +143,7 @@ async function startBench(database: ScratchDatabase, seed: (db: Database) => Pro
       data,
       database: database.config,
       serviceEnv,
+      analyze,
       seconds,
       connections,
       futureMs,

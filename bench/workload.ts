@@ -16,6 +16,8 @@ export type BenchContext = {
   database: PostgresConfig;
   /** The environment the service runs with (database, auth key), for a second copy in-process. */
   serviceEnv: Record<string, string>;
+  /** Whether seeded tables are analyzed before the workloads (false with `--no-analyze`). */
+  analyze: boolean;
   /** Seconds per measured run (`--seconds`). */
   seconds: number;
   connections: number;

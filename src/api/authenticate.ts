@@ -5,7 +5,7 @@ import { AuthenticationError } from '../infra/auth/principal-from-claims.js';
 import { feedTokenHash } from '../infra/auth/feed-token.js';
 import type { TokenVerifier } from '../infra/auth/token-verifier.js';
 import type { Executor } from '../infra/db/database.js';
-import { findLiveCalendarFeed } from '../projections/calendar/calendar-feeds.js';
+import { findLiveCalendarFeed } from '../infra/calendar/calendar-feeds.js';
 
 /** The bearer token of the Authorization header (401 without one). */
 export function bearerTokenOf(req: Request, missing = 'missing bearer token'): string {

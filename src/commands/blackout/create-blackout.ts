@@ -1,3 +1,4 @@
+import { workspaceScope } from '../../domain/access/workspace-scope.js';
 import { randomUUID } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
@@ -7,7 +8,7 @@ import { affectedBookings, decideBlackoutCancellations } from '../../domain/blac
 import { decideCreateBlackout, type CreateBlackout } from '../../domain/blackout/decide-create-blackout.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
-import { DomainError, invalidRequest } from '../../domain/domain-error.js';
+import { DomainError } from '../../domain/domain-error.js';
 import { resourceStreamId } from '../../domain/resource/resource.js';
 import type { DB } from '../../infra/db/schema.js';
 import type { AppendInTransaction } from '../../infra/event-store/event-store.js';
@@ -28,12 +29,7 @@ export type CreatedBlackout = Blackout & { affected: string[] };
 
 /** The workspace of a blackout: the token's, or any that LV1 names; another level naming another one → 400. */
 function blackoutWorkspace(actor: Principal, named: string | undefined): string {
-  const workspace = named?.toLowerCase() ?? actor.workspace;
-  if (named !== undefined && actor.level !== 1 && workspace !== actor.workspace) {
-    throw invalidRequest('only LV1 tokens may name another workspace', '/body/workspace');
-  }
-  if (!workspace) throw invalidRequest('workspace is required: the token carries none', '/body/workspace');
-  return workspace;
+  return workspaceScope(actor, named, '/body/workspace');
 }
 
 /**

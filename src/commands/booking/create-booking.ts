@@ -3,7 +3,7 @@ import type { Principal } from '../../domain/access/principal.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import { namedBookerId } from '../../domain/booking/booker.js';
-import { bookingWorkspace } from '../../domain/booking/booking-workspace.js';
+import { workspaceScope } from '../../domain/access/workspace-scope.js';
 import { decideCreateBooking, type CreateBooking, type CreateBookingState } from '../../domain/booking/decide-create-booking.js';
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
 import { findBookingCreateState } from '../../projections/booking/booking-queries.js';
@@ -12,7 +12,8 @@ import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 import { quotaGuardOfBooking } from './quota-guard-of-booking.js';
 import { quotaOrOverlapMeansRetry } from './quota-hold.js';
-import { usagesOfQuotas } from '../../projections/quota/quota-queries.js';
+import { quotaUsagesAt } from '../../domain/quota/quota-usage.js';
+import { findDelegationsOf } from '../../projections/approval/approval-delegation-queries.js';
 import { quotaMatches } from '../../domain/quota/quota.js';
 
 export type CreateBookingInput = {
@@ -28,31 +29,46 @@ export type CreateBookingInput = {
   workspace?: string;
 };
 
-const unregistered: CreateBookingState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [] };
+/** The fingerprint of the booker's usage the decision saw, when a quota applies (null: none applies). */
+type QuotaBoundState = CreateBookingState & { quotaSeen: string | null };
+
+const unregistered: QuotaBoundState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [], quotaSeen: null };
 
 /**
  * Books on the registration's stream. Without a registration there is no stream: the decision
  * refuses on a state without resource, in its own order (400 times, 403 level, 404 resource).
  * Null only when a remembered registration's resource is gone.
+ *
+ * A quota that applies costs what a blackout costs: the booker's usage comes with the rest of the
+ * state in one statement, and its hold runs inside the append's one statement (migration 0027),
+ * given the fingerprint of the usage seen in the event's metadata. Where the read models follow the
+ * log after the commit (EventStoreDB, PROJECTIONS=async), the hold runs in the append's transaction.
  */
 async function book(ctx: CommandContext, actor: Principal, command: CreateBooking, found: FoundRegistration | null, workspace: string): Promise<Booking | null> {
   const booker = namedBookerId(command, actor);
+  const holdInAppend = !ctx.eventStore.projectsAfterCommit;
   // Quotas count for the booker, who may be another user than the actor (booking on behalf).
   const quotaGuard = quotaGuardOfBooking(workspace, booker, command.startTime);
   const { events } = await handleCommand(ctx, found && resourceStreamId(found.id), {
     // Only what the decision needs (the resource, the active bookings in the way, the booker's
-    // count), read with the stream's revision in one round trip.
+    // count and quota usage), read with the stream's revision in one round trip.
     loadWithRevision: async (db) => {
       if (!found) return { revision: null, state: unregistered };
-      const { streamRevision, workspaceQuotas, ...state } = await findBookingCreateState(db, resourceStreamId(found.id), found.id, booker, command.startTime, command.endTime);
-      // The booker's usage is read only when a quota applies to this resource.
+      const { streamRevision, workspaceQuotas, quotaBookings, ...state } = await findBookingCreateState(db, resourceStreamId(found.id), found.id, booker, command.startTime, command.endTime);
       const { resource } = state;
-      const applying = resource ? workspaceQuotas.filter((quota) => quotaMatches(quota, resource)) : [];
-      const quotas = applying.length === 0 ? [] : await usagesOfQuotas(db, applying, workspace, booker, command.startTime);
-      return { revision: streamRevision, state: { ...state, quotas } };
+      const applying = resource && quotaBookings ? workspaceQuotas.filter((quota) => quotaMatches(quota, resource)) : [];
+      const quotas = applying.length === 0 ? [] : quotaUsagesAt(applying, quotaBookings!.counted, command.startTime);
+      // Read only when a pending booking will name its approvers' delegates (contract §24).
+      const approvers = resource && !resource.bookingPolicy.autoConfirm ? resource.bookingPolicy.approvers : [];
+      const delegations = await findDelegationsOf(db, approvers, new Date(ctx.now().epochMilliseconds));
+      return { revision: streamRevision, state: { ...state, quotas, quotaSeen: applying.length === 0 ? null : quotaBookings!.seen, delegations } };
     },
-    decide: (state) => (found?.remembered && !state.resource ? [] : [decideCreateBooking(command, state, actor, ctx.now())]),
-    inTransactionFor: (state) => quotaGuard(state.resource, state.quotas),
+    decide: (state) => {
+      if (found?.remembered && !state.resource) return [];
+      const created = decideCreateBooking(command, state, actor, ctx.now());
+      return [holdInAppend && state.quotaSeen !== null ? { ...created, metadata: { quotaSeen: state.quotaSeen } } : created];
+    },
+    inTransactionFor: (state) => (holdInAppend ? undefined : quotaGuard(state.resource, state.quotas)),
     onConstraintViolation: quotaOrOverlapMeansRetry,
   });
   return events[0]?.data.booking ?? null;
@@ -68,7 +84,7 @@ export async function createBooking(ctx: CommandContext, actor: Principal, input
     bookerEmail: input.bookerEmail,
     bookerProfileId: input.bookerProfileId,
   };
-  const key = { workspace: bookingWorkspace(actor, input.workspace), resourceType: input.resourceType, resourceId: input.resourceId };
+  const key = { workspace: workspaceScope(actor, input.workspace, '/body/workspace'), resourceType: input.resourceType, resourceId: input.resourceId };
   const booked = await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key), key.workspace);
   // A remembered registration whose resource has been removed since: the table may hold a newer one.
   return booked ?? (await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key, { fresh: true }), key.workspace))!;

@@ -27,7 +27,10 @@ export function holdQuota(workspace: string, booker: string, seen: string, rerea
   };
 }
 
+/** The hold inside the append's statement (migration 0027) found the usage changed. */
+const isQuotaUsageSeenViolation = (error: { code?: string; constraint?: string }) => error.code === '23514' && error.constraint === 'bookings_quota_usage_seen';
+
 /** Retries a changed quota usage as the handler retries an overlap the decision did not see. */
 export function quotaOrOverlapMeansRetry(error: { code?: string; constraint?: string }): 'retry' | undefined {
-  return error instanceof QuotaUsageChanged ? 'retry' : overlapMeansRetry(error);
+  return error instanceof QuotaUsageChanged || isQuotaUsageSeenViolation(error) ? 'retry' : overlapMeansRetry(error);
 }

@@ -60,11 +60,23 @@ function anyOccurrenceTaken(candidate: FreeResourceCandidate, occurrences: reado
   );
 }
 
-function unavailableOccurrences(occurrences: readonly Occurrence[], state: CreateSeriesState, actor: Principal, now: Temporal.Instant, policyRefusal: PolicyRefusal): UnavailableOccurrence[] | null {
+/**
+ * The occurrences a create would refuse, each with its first failing check, when some but not all
+ * are (else null). Occurrences count towards maxBookingsPerUser in order (contract §6): the n-th is
+ * decided with the booker's active bookings plus the n − 1 before it, as the dry run tells it.
+ * Quotas add up over the series as a whole: an occurrence alone is not told by them.
+ */
+function unavailableOccurrences(
+  occurrences: readonly Occurrence[],
+  state: CreateSeriesState,
+  actor: Principal,
+  now: Temporal.Instant,
+  options: { policyRefusal: PolicyRefusal; callerChecks: boolean },
+): UnavailableOccurrence[] | null {
   const unavailable: UnavailableOccurrence[] = [];
-  for (const { start, end } of occurrences) {
-    // Quotas add up over the series as a whole: an occurrence alone is told only by the resource's own checks.
-    const refusal = createRefusal({ startTime: start, endTime: end }, { ...state, quotas: [] }, actor, now, { policyRefusal, callerChecks: false });
+  for (const [index, { start, end }] of occurrences.entries()) {
+    const occurrenceState = { ...state, activeBookingsOfBooker: state.activeBookingsOfBooker + index, quotas: [] };
+    const refusal = createRefusal({ startTime: start, endTime: end }, occurrenceState, actor, now, options);
     if (refusal) unavailable.push({ startTime: start, endTime: end, reason: refusalReason(refusal) });
   }
   return unavailable.length > 0 && unavailable.length < occurrences.length ? unavailable : null;
@@ -115,7 +127,8 @@ export function findFreeForSeries(
       }
     }
     if (!options.includePartial) continue;
-    const unavailable = unavailableOccurrences(occurrences, state, decider, now, options.policyRefusal);
+    // A guest's search skips the checks that depend on the caller (contract §16).
+    const unavailable = unavailableOccurrences(occurrences, state, decider, now, { policyRefusal: options.policyRefusal, callerChecks: actor.level !== 5 });
     if (unavailable) partlyFree.push({ resource: candidate.resource, unavailableOccurrences: unavailable });
   }
   // A stable sort keeps the resources' order among equals.

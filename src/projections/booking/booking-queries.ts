@@ -1,10 +1,11 @@
 import { sql, type SqlBool } from 'kysely';
-import type { Temporal } from 'temporal-polyfill';
+import { Temporal } from 'temporal-polyfill';
 import type { Blackout } from '../../domain/blackout/blackout.js';
 import type { Booking, BookingStatus } from '../../domain/booking/booking.js';
 import { activeStatuses } from '../../domain/booking/booking.js';
 import type { Resource } from '../../domain/resource/resource.js';
 import type { Quota } from '../../domain/quota/quota.js';
+import type { CountedBooking } from '../../domain/quota/quota-usage.js';
 import type { Executor } from '../../infra/db/database.js';
 import { compileOnce, holesOf, type Holes } from '../../infra/db/sql-template.js';
 import type { ArchivedBookingRow, BookingRow } from '../../infra/db/tables/bookings.table.js';
@@ -77,6 +78,12 @@ export type BookingCreateState = {
   activeBookingsOfBooker: number;
   /** Every quota of the resource's workspace (read here, so a create without quotas costs no round trip more). */
   workspaceQuotas: Quota[];
+  /**
+   * With quotas in the workspace: the booker's bookings a quota may count around the start (a
+   * superset of every period containing it) and their fingerprint, which the append's quota hold
+   * compares (migration 0027); without: none and null.
+   */
+  quotaBookings: { counted: CountedBooking[]; seen: string } | null;
   /** The blackouts covering it that overlap [from, to). */
   blackouts: Blackout[];
 };
@@ -89,8 +96,12 @@ type CreateStateRow = Omit<ResourceRow, 'id'> & {
   overlapping: BookingJsonRow[];
   active_of_booker: string;
   workspace_quotas: Quota[];
+  quota_seen: string | null;
+  quota_counted: CountedBookingJson[] | null;
   blackouts: BlackoutsTable[];
 };
+
+type CountedBookingJson = { id: string; resourceId: string; resourceType: Resource['resourceType']; groupId: string | null; startMs: number; endMs: number };
 
 /** A buffer of the joined resource's policy (none in a policy stored before buffers existed). */
 const resourceBufferSql = (field: 'bufferBeforeMinutes' | 'bufferAfterMinutes') => sql`coalesce((resources.booking_policy->>${sql.lit(field)})::integer, 0)`;
@@ -113,6 +124,13 @@ function createStateStatement(rangeIsEmpty: boolean) {
             where booker_profile_id = ${p.booker} and bookable_resource_id = ${p.resourceId} and ${holdsSlot}
             limit (resources.booking_policy->>'maxBookingsPerUser')::bigint) as held) end as active_of_booker,
         (select coalesce(json_agg(quota order by created_at, id), '[]') from quotas where workspace = resources.workspace) as workspace_quotas,
+        -- The booker's usage around the start, in this snapshot, only where the workspace has quotas.
+        case when exists (select 1 from quotas where workspace = resources.workspace) then
+          booker_quota_fingerprint(resources.workspace, ${p.booker}, ${p.from}::timestamptz) end as quota_seen,
+        case when exists (select 1 from quotas where workspace = resources.workspace) then (
+          select coalesce(json_agg(json_build_object('id', q.id, 'resourceId', r.id, 'resourceType', r.resource_type, 'groupId', r.group_id,
+            'startMs', floor(extract(epoch from q.start_time) * 1000)::bigint, 'endMs', floor(extract(epoch from q.end_time) * 1000)::bigint)), '[]')
+          from booker_quota_bookings(resources.workspace, ${p.booker}, ${p.from}::timestamptz) q join resources r on r.id = q.bookable_resource_id) end as quota_counted,
         (select coalesce(json_agg(covering order by from_time, id), '[]') from (
           select * from blackouts
           where workspace = resources.workspace and (resource_ids is null or resources.id = any(resource_ids))
@@ -121,12 +139,19 @@ function createStateStatement(rangeIsEmpty: boolean) {
       left join resources on resources.id = ${p.resourceId} and resources.deleted_at is null`);
 }
 
+const countedOfJson = (row: CountedBookingJson): CountedBooking => ({
+  id: row.id,
+  resource: { id: row.resourceId, resourceType: row.resourceType, groupId: row.groupId },
+  startTime: Temporal.Instant.fromEpochMilliseconds(Number(row.startMs)),
+  endTime: Temporal.Instant.fromEpochMilliseconds(Number(row.endMs)),
+});
+
 const createState = { overlapping: createStateStatement(false), empty: createStateStatement(true) };
 
 /**
  * Everything a create decides on in one statement, one round trip: the revision of the stream the
- * booking is appended to, the live resource, its active bookings in the way and the booker's
- * count. One statement reads one snapshot, so the revision is never older than the state; the
+ * booking is appended to, the live resource, its active bookings in the way, the booker's
+ * count and (with quotas in the workspace) the booker's usage around the start. One statement reads one snapshot, so the revision is never older than the state; the
  * row of one constant keeps the revision when there is no live resource.
  */
 export async function findBookingCreateState(
@@ -141,14 +166,24 @@ export async function findBookingCreateState(
   const statement = from.epochMilliseconds >= to.epochMilliseconds ? createState.empty : createState.overlapping;
   const args: CreateStateArgs = { streamId, resourceId: bookableResourceId, booker, from: from.toString(), to: to.toString() };
   const { rows } = await db.executeQuery<CreateStateRow>(statement.fill(args));
-  const { command_stream_revision: streamRevision, overlapping: bookings, active_of_booker: activeOfBooker, workspace_quotas: workspaceQuotas, blackouts, ...resource } = rows[0]!;
-  if (resource.id === null) return { streamRevision, resource: null, overlapping: [], activeBookingsOfBooker: 0, workspaceQuotas: [], blackouts: [] };
+  const {
+    command_stream_revision: streamRevision,
+    overlapping: bookings,
+    active_of_booker: activeOfBooker,
+    workspace_quotas: workspaceQuotas,
+    quota_seen: seen,
+    quota_counted: counted,
+    blackouts,
+    ...resource
+  } = rows[0]!;
+  if (resource.id === null) return { streamRevision, resource: null, overlapping: [], activeBookingsOfBooker: 0, workspaceQuotas: [], quotaBookings: null, blackouts: [] };
   return {
     streamRevision,
     resource: rowToResource(resource as ResourceRow),
     overlapping: bookings.map(jsonRowToBooking),
     activeBookingsOfBooker: Number(activeOfBooker),
     workspaceQuotas,
+    quotaBookings: seen === null || counted === null ? null : { seen, counted: counted.map(countedOfJson) },
     blackouts: blackouts.map(rowToBlackout),
   };
 }

@@ -120,9 +120,3 @@ export async function findQuotaUsages(db: Executor, workspace: string, bookerPro
   const ledger = await findQuotaLedger(db, workspace, bookerProfileId, [start], excluding);
   return quotaUsagesAt(ledger.quotas, ledger.counted, start);
 }
-
-/** The usage of quotas already read, in each one's period that contains `start`. */
-export async function usagesOfQuotas(db: Executor, quotas: readonly Quota[], workspace: string, bookerProfileId: string, start: Temporal.Instant): Promise<QuotaUsage[]> {
-  const ledger = await ledgerOfQuotas(db, quotas, workspace, bookerProfileId, [start]);
-  return quotaUsagesAt(ledger.quotas, ledger.counted, start);
-}

@@ -136,20 +136,26 @@ export async function findMatchingResources(db: Executor, filter: FreeResourceFi
 /**
  * The active bookings (series parents aside) of the workspace whose occupied ranges (buffers
  * included) share time with any of the windows, by resource: the GiST index over the workspace's
- * occupied ranges answers each window, so the cost follows the bookings in the windows, not the
- * history. A caller widens the windows by the buffers a new booking would take.
+ * occupied ranges answers the windows merged into one multirange, so the cost follows the bookings
+ * in the windows, not the history, with or without statistics. A caller widens the windows by the
+ * buffers a new booking would take.
  */
 export async function findHeldInWindows(db: Executor, workspace: string, windows: readonly Window[], resourceIds?: readonly string[]): Promise<Map<string, HeldBooking[]>> {
   const byResource = new Map<string, HeldBooking[]>();
   if (windows.length === 0) return byResource;
+  // The windows merged into one multirange by an uncorrelated subquery: the index condition is then
+  // the workspace and the range together whatever the planner knows of the rows (a join to the
+  // unnested windows was planned, without statistics, as a scan of the workspace's bookings).
   const { rows } = await sql<HeldRow>`
-    select distinct on (b.id) b.id, b.bookable_resource_id, b.status, b.is_series_parent, b.buffer_before_minutes, b.buffer_after_minutes,
+    select b.id, b.bookable_resource_id, b.status, b.is_series_parent, b.buffer_before_minutes, b.buffer_after_minutes,
       ${utcTextOf('b.start_time')} as start_time, ${utcTextOf('b.end_time')} as end_time
-    from unnest(${windows.map((w) => w.start.toString())}::timestamptz[], ${windows.map((w) => w.end.toString())}::timestamptz[]) as w (s, e)
-    join bookings b on b.workspace = ${workspace}::uuid
+    from bookings b
+    where b.workspace = ${workspace}::uuid
       and b.status in ('pending', 'confirmed') and not b.is_series_parent
-      and booking_occupied_range(b.start_time, b.end_time, b.buffer_before_minutes, b.buffer_after_minutes) && tstzrange(w.s, w.e, '[)')
-    where ${resourceIds ?? null}::uuid[] is null or b.bookable_resource_id = any(${resourceIds ?? null}::uuid[])`.execute(db);
+      and booking_occupied_range(b.start_time, b.end_time, b.buffer_before_minutes, b.buffer_after_minutes) && (
+        select range_agg(tstzrange(w.s, w.e, '[)'))
+        from unnest(${windows.map((w) => w.start.toString())}::timestamptz[], ${windows.map((w) => w.end.toString())}::timestamptz[]) as w (s, e))
+      and (${resourceIds ?? null}::uuid[] is null or b.bookable_resource_id = any(${resourceIds ?? null}::uuid[]))`.execute(db);
   for (const row of rows) {
     const booking: HeldBooking = {
       id: row.id,

@@ -129,6 +129,33 @@ describe('GET /booking/v1/free-resources (contract §16)', function () {
     expect(bulk.status).to.equal(409);
   });
 
+  it('counts a series\' occurrences towards maxBookingsPerUser after the caller\'s own bookings, as the dry run and the bulk create do (contract §6)', async () => {
+    await zone('floor-3', null, null);
+    await zone('limited', 'floor-3', { capacity: 5, bookingPolicy: { maxBookingsPerUser: 3 } });
+    const held = await server.request('POST', '/booking/v1/bookings', { token: user, body: bookingBody('limited', '2027-01-06T10:00:00Z', '2027-01-06T11:00:00Z') });
+    expect(held.status, JSON.stringify(held.body)).to.equal(201);
+    const body = { ...bookingBody('limited', '2027-01-05T10:00:00Z', '2027-01-05T11:00:00Z'), recurrenceRule: 'FREQ=WEEKLY;COUNT=4', timeZone: 'UTC' };
+    const dryRun = await server.request('POST', '/booking/v1/bookings/bulk?dryRun=true', { token: user, body });
+    expect(dryRun.status, JSON.stringify(dryRun.body)).to.equal(200);
+    // One held: the first two occurrences make three, the third and fourth would pass the limit.
+    const refused = dryRun.body.occurrences.filter((o: { violations: string[] }) => o.violations.length > 0);
+    expect(refused.map((o: { startTime: string; violations: string[] }) => [o.startTime, o.violations])).to.deep.equal([
+      ['2027-01-19T10:00:00Z', ['maxBookingsPerUser']],
+      ['2027-01-26T10:00:00Z', ['maxBookingsPerUser']],
+    ]);
+    const partial = await search(`${window}&recurrenceRule=FREQ%3DWEEKLY%3BCOUNT%3D4&timeZone=UTC&zoneId=floor-3&includePartial=true`);
+    expect(partial.status, JSON.stringify(partial.body)).to.equal(200);
+    expect(ids(partial.body)).to.deep.equal(['limited']);
+    expect(partial.body.total).to.equal(0);
+    expect(partial.body.resources[0].unavailableOccurrences).to.deep.equal([
+      { startTime: '2027-01-19T10:00:00Z', endTime: '2027-01-19T11:00:00Z', reason: 'maxBookingsPerUser' },
+      { startTime: '2027-01-26T10:00:00Z', endTime: '2027-01-26T11:00:00Z', reason: 'maxBookingsPerUser' },
+    ]);
+    const bulk = await server.request('POST', '/booking/v1/bookings/bulk', { token: user, body });
+    expect(bulk.status, JSON.stringify(bulk.body)).to.equal(422);
+    expect(bulk.body.policy ?? bulk.body.details?.policy).to.equal('maxBookingsPerUser');
+  });
+
   describe('refuses a bad query with a 400 naming the parameter', () => {
     const cases: [string, string][] = [
       ['to before from', 'from=2027-01-05T11:00:00Z&to=2027-01-05T10:00:00Z'],

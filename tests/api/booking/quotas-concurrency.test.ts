@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { expect } from 'chai';
 import type { ServiceProcess } from '../../support/service-process.js';
 import { postJson, startSiblingProcesses } from '../../support/sibling-processes.js';
@@ -64,6 +65,9 @@ describe('a quota under concurrency: one booker on many resources from two servi
     const answers = await race('racer-count', 30, 0);
     expectOnlyQuotaRefusals(answers, quota.body.id, 5);
     expect(await storedOf('racer-count')).to.have.length(5);
+    // The usage seen travels to the hold in the append's statement and is not stored.
+    const { rows } = await sql<{ n: string }>`select count(*) as n from events where metadata ? 'quotaSeen'`.execute(server.database.db);
+    expect(Number(rows[0]!.n)).to.equal(0);
     expect((await server.request('DELETE', `/booking/v1/quotas/${quota.body.id}`)).status).to.equal(204);
   });
 

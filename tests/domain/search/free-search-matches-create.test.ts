@@ -11,6 +11,8 @@ import type { FreeResourceCandidate } from '../../../src/domain/search/free-reso
 import { suggestWindows } from '../../../src/domain/search/suggest-windows.js';
 import { findFreeForSeries } from '../../../src/domain/search/find-free-for-series.js';
 import { decideCreateSeries } from '../../../src/domain/booking/series/decide-create-series.js';
+import { previewSeriesOccurrences, type OccurrencePreview } from '../../../src/domain/booking/series/preview-series-occurrences.js';
+import { utcText } from '../../../src/domain/booking/booking-time.js';
 import { emptyQuotaLedger } from '../../../src/domain/quota/quota-refusal.js';
 import { policyVerdictsOf } from '../../../src/domain/search/find-free-resources.js';
 import type { Availability, Resource } from '../../../src/domain/resource/resource.js';
@@ -41,7 +43,7 @@ const resourceArb = (index: number): fc.Arbitrary<Resource> =>
       maxDurationMinutes: fc.constantFrom(30, 60, 120, 480, 1440),
       maxAdvanceDays: fc.constantFrom(1, 2, 30),
       minNoticeMinutes: fc.constantFrom(0, 30, 600),
-      maxBookingsPerUser: fc.constantFrom(null, 1, 2),
+      maxBookingsPerUser: fc.constantFrom(null, 1, 2, 3),
       bufferBeforeMinutes: fc.constantFrom(0, 0, 15, 60),
       bufferAfterMinutes: fc.constantFrom(0, 0, 10, 30),
     })
@@ -207,11 +209,13 @@ describe('the free search gives the create\'s verdict on every resource (propert
           return;
         }
         const guest = caller.level === 5;
-        const accepted = resources.filter((r, i) => {
+        const stateOf = (r: Resource, i: number) => {
           const ofBooker = bookings[i]!.filter((b) => held(b) && b.bookerProfileId === caller.sub).length;
-          const state = { resource: r, overlapping: bookings[i]!, activeBookingsOfBooker: guest ? 0 : Math.min(ofBooker, r.bookingPolicy.maxBookingsPerUser ?? Infinity), blackouts: [] };
+          return { resource: r, overlapping: bookings[i]!, activeBookingsOfBooker: guest ? 0 : Math.min(ofBooker, r.bookingPolicy.maxBookingsPerUser ?? Infinity), blackouts: [] };
+        };
+        const accepted = resources.filter((r, i) => {
           try {
-            decideCreateSeries(command, state, guest ? { ...caller, level: 4 } : caller, now);
+            decideCreateSeries(command, stateOf(r, i), guest ? { ...caller, level: 4 } : caller, now);
             return true;
           } catch (error) {
             if (error instanceof DomainError) return false;
@@ -220,6 +224,26 @@ describe('the free search gives the create\'s verdict on every resource (propert
         });
         expect(found.free.map((r) => r.id).sort()).to.deep.equal(accepted.map((r) => r.id).sort());
         for (const partly of found.partlyFree) expect(accepted.map((r) => r.id)).to.not.include(partly.resource.id);
+        if (guest) return;
+        // The partial list against the dry run (contract §6: occurrences count towards maxBookingsPerUser
+        // in order, after the caller's own active bookings): listed exactly when some but not all
+        // occurrences fail, with those occurrences and the first check each fails.
+        const partlyById = new Map(found.partlyFree.map((partly) => [partly.resource.id, partly]));
+        resources.forEach((r, i) => {
+          if (accepted.includes(r)) return;
+          let preview: OccurrencePreview[];
+          try {
+            preview = previewSeriesOccurrences(command, stateOf(r, i), caller, now);
+          } catch (error) {
+            if (!(error instanceof DomainError)) throw error;
+            expect(partlyById.has(r.id), 'a series refused as a whole is not listed').to.equal(false);
+            return;
+          }
+          const failing = preview.filter((o) => o.conflicts.length > 0 || o.violations.length > 0);
+          const listed = partlyById.get(r.id)?.unavailableOccurrences.map((o) => ({ startTime: utcText(o.startTime), reason: o.reason }));
+          const expected = failing.length > 0 && failing.length < preview.length ? failing.map((o) => ({ startTime: o.startTime, reason: o.violations[0] ?? 'conflict' })) : undefined;
+          expect(listed, `resource ${i + 1}: ${JSON.stringify(preview)}`).to.deep.equal(expected);
+        });
       }),
       { numRuns: 300 },
     );

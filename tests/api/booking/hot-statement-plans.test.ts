@@ -1,0 +1,149 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import { Temporal } from 'temporal-polyfill';
+import { seedFreeSearch, type FreeSearchData } from '../../../bench/seed-free-search.js';
+import { startTestServer, type TestServer } from '../../support/test-server.js';
+import { bookingBody } from './booking-api.js';
+
+type Statement = { text: string; values: readonly unknown[] };
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Index Cond'?: string; Plans?: PlanNode[] };
+
+/** Every statement the service's pg clients send while `work` runs (the statements, run as they are). */
+async function statementsOf(work: () => Promise<void>): Promise<Statement[]> {
+  const sent: Statement[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const [first, values] = args as [string | { text?: string; values?: unknown[] }, unknown[] | undefined];
+    if (typeof first === 'string') sent.push({ text: first, values: values ?? [] });
+    else if (first && typeof first.text === 'string') sent.push({ text: first.text, values: first.values ?? [] });
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    await work();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return sent.filter((s) => /^\s*(select|with|insert|update|delete)\b/i.test(s.text));
+}
+
+/** A value as pg sends it, as text (arrays as array literals, objects as JSON): PREPARE's arguments are literals. */
+function textOf(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return `{${value.map((item) => { const text = textOf(item); return text === null ? 'NULL' : `"${text.replace(/["\\]/g, '\\$&')}"`; }).join(',')}}`;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+/** A condition naming no column but the workspace: the whole workspace's bookings read. */
+const workspaceAlone = (condition: string) => condition.replace(/\b(\w+\.)?workspace\s*=\s*[^()\s]+/g, '').replace(/[()\s]|\bAND\b/g, '') === '';
+
+/**
+ * The plans of the hot statements (create, schedule, slots, list, free search and series search)
+ * on a database never analyzed: PostgreSQL here runs without autovacuum and neither the service nor
+ * a fresh deployment analyzes, so no plan may depend on statistics. Each statement the service sends
+ * is planned as its connections plan it (a generic plan of the prepared statement); none may read
+ * the workspace's bookings wholesale (a sequential scan, or an index scan on the workspace alone).
+ */
+describe('the hot statements never scan the workspace\'s bookings, without statistics (EXPLAIN)', function () {
+  this.timeout(300_000);
+  let server: TestServer;
+  let data: FreeSearchData;
+  let explainer: pg.Client;
+  let bookingIndexes: Set<string>;
+
+  before(async function () {
+    server = await startTestServer();
+    if (!server.database.isServer) this.skip();
+    data = await seedFreeSearch(server.database.db, { buildings: 2, floors: 2, rooms: 50, bookings: 9_000, futureDays: 14 }, 2);
+    explainer = new pg.Client({ ...server.database.config!, user: server.database.config!.user });
+    await explainer.connect();
+    await explainer.query('set plan_cache_mode = force_generic_plan');
+    const { rows } = await explainer.query<{ indexname: string }>(`select indexname from pg_indexes where tablename = 'bookings'`);
+    bookingIndexes = new Set(rows.map((r) => r.indexname));
+    const { rows: analyzed } = await explainer.query<{ n: string }>(`select count(*) as n from pg_stats where tablename in ('bookings', 'resources')`);
+    expect(Number(analyzed[0]!.n), 'the database must hold no statistics').to.equal(0);
+    const { rows: held } = await explainer.query<{ n: string }>(`select count(*) as n from bookings where workspace = $1`, [data.workspace]);
+    expect(Number(held[0]!.n)).to.be.above(5_000);
+  });
+  after(async () => {
+    await explainer?.end();
+    await server?.stop();
+  });
+
+  let prepared = 0;
+  async function wholesaleScans(statement: Statement): Promise<string[]> {
+    const name = `plan_${++prepared}`;
+    await explainer.query(`prepare ${name} as ${statement.text}`);
+    // EXPLAIN EXECUTE takes no bound parameters: the values go as literals, as pg would send them.
+    const args = statement.values.map((value) => {
+      const sent = textOf(value);
+      return sent === null ? 'null' : explainer.escapeLiteral(sent);
+    });
+    const { rows } = await explainer.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (format json) execute ${name}${args.length ? `(${args.join(', ')})` : ''}`);
+    await explainer.query(`deallocate ${name}`);
+    return nodesOf(rows[0]!['QUERY PLAN'][0].Plan).flatMap((node) => {
+      const onBookings = node['Relation Name'] === 'bookings' || bookingIndexes.has(node['Index Name'] ?? '');
+      if (!onBookings || !/Scan/.test(node['Node Type'])) return [];
+      if (node['Node Type'] === 'Seq Scan') return ['Seq Scan on bookings'];
+      if (!node['Index Name']) return [];
+      const condition = node['Index Cond'];
+      if (condition === undefined || workspaceAlone(condition)) return [`${node['Node Type']} using ${node['Index Name']} on ${condition ?? 'nothing'}`];
+      return [];
+    });
+  }
+
+  async function expectNoWholesaleScan(what: string, work: () => Promise<void>): Promise<void> {
+    const statements = await statementsOf(work);
+    expect(statements, `${what}: no statement seen`).to.not.be.empty;
+    for (const statement of statements) {
+      const scans = await wholesaleScans(statement);
+      expect(scans, `${what}: ${statement.text}`).to.deep.equal([]);
+    }
+  }
+
+  const token = () => server.token({ workspace: data.workspace, level: 'LV4', sub: 'plans-booker' });
+  const admin = () => server.token({ workspace: data.workspace, level: 'LV2', sub: 'plans-admin' });
+  const hour = (dayIndex: number, at: number) => data.denseDays[dayIndex]!.toZonedDateTime({ timeZone: 'Europe/Berlin', plainTime: Temporal.PlainTime.from({ hour: at }) }).toInstant();
+  const ok = async (request: Promise<{ status: number; body: unknown }>, status = 200) => {
+    const res = await request;
+    expect(res.status, JSON.stringify(res.body)).to.equal(status);
+    return res.body as Record<string, any>;
+  };
+  const resourceId = async () => {
+    const listed = await ok(server.request('GET', '/booking/v1/resources?limit=1', { token: admin() }));
+    return listed.data[0].id as string;
+  };
+
+  it('the free search, one hour and filtered', async () => {
+    const window = `from=${encodeURIComponent(hour(2, 10).toString())}&to=${encodeURIComponent(hour(2, 11).toString())}`;
+    await expectNoWholesaleScan('search', () => ok(server.request('GET', `/booking/v1/free-resources?${window}`, { token: token() })).then(() => undefined));
+    await expectNoWholesaleScan('search with zone and capacity', () => ok(server.request('GET', `/booking/v1/free-resources?${window}&zoneId=b1&minCapacity=4`, { token: token() })).then(() => undefined));
+  });
+
+  it('the series search (weekly, with partial)', async () => {
+    const window = `from=${encodeURIComponent(hour(1, 9).toString())}&to=${encodeURIComponent(hour(1, 10).toString())}`;
+    await expectNoWholesaleScan('series search', () =>
+      ok(server.request('GET', `/booking/v1/free-resources?${window}&recurrenceRule=${encodeURIComponent('FREQ=WEEKLY;COUNT=4')}&timeZone=Europe/Berlin&includePartial=true`, { token: token() })).then(() => undefined),
+    );
+  });
+
+  it('the create, without and with a quota that applies', async () => {
+    // Before the working day, on a room without operating hours.
+    const create = (start: Temporal.Instant) => () => ok(server.request('POST', '/booking/v1/bookings', { token: token(), body: bookingBody('b1-f1-r1', start.toString(), start.add({ minutes: 30 }).toString()) }), 201).then(() => undefined);
+    await expectNoWholesaleScan('create', create(hour(3, 7)));
+    await ok(server.request('POST', '/booking/v1/quotas', { token: admin(), body: { limit: 50, unit: 'bookings', per: 'week' } }), 201);
+    await expectNoWholesaleScan('create with a quota', create(hour(3, 7).add({ minutes: 30 })));
+  });
+
+  it('the schedule, the free slots and the list', async () => {
+    const id = await resourceId();
+    const day = data.denseDays[2]!.toString();
+    const range = `from=${encodeURIComponent(hour(2, 0).toString())}&to=${encodeURIComponent(hour(3, 0).toString())}`;
+    await expectNoWholesaleScan('schedule', () => ok(server.request('GET', `/booking/v1/resources/${id}/schedule?${range}`, { token: admin() })).then(() => undefined));
+    await expectNoWholesaleScan('slots', () => ok(server.request('GET', `/booking/v1/resources/${id}/available-slots?date=${day}&slotMinutes=30`, { token: token() })).then(() => undefined));
+    await expectNoWholesaleScan('list', () => ok(server.request('GET', `/booking/v1/bookings?resourceId=b1-f1-r1&${range}`, { token: admin() })).then(() => undefined));
+  });
+});
