@@ -15,6 +15,8 @@ export type CreateBooking = {
   bookerEmail?: string | null;
   /** LV1–LV3: book for this user (contract §17); defaults to the token's `sub`. */
   bookerProfileId?: string;
+  /** The bundle the booking is created in (contract §22). */
+  bundleId?: string;
 };
 
 /** Order of refusals: 400 times → 403 level (and booking on behalf) → 404 resource → 422 policy → 409 conflict. */
@@ -34,6 +36,7 @@ export function decideCreateBooking(command: CreateBooking, state: CreateBooking
     startTime: command.startTime,
     endTime: command.endTime,
     now,
+    bundleId: command.bundleId ?? null,
   });
   return { type: 'BookingCreated', data: { booking, by: actor.sub, at: booking.createdAt } };
 }
