@@ -165,7 +165,14 @@ function attemptStreamsInTurn<State, Event extends EventOf>(
 }
 
 /**
- * Runs attempts until one stands: an attempt refused by a moved revision, or by a constraint the
+ * A deadlock PostgreSQL broke by rolling this transaction back: writers over several streams (a
+ * bundle, a blackout) and single writers take rows and advisory locks in orders that may cross.
+ * Nothing was written; deciding again is safe.
+ */
+const isDeadlock = (error: unknown) => (error as AppendFailure | null)?.code === '40P01';
+
+/**
+ * Runs attempts until one stands: an attempt refused by a moved revision or a deadlock, or by a constraint the
  * command's verdict calls 'retry', is made again (in turn where the store offers turns, else after
  * a random pause); a DomainError verdict answers the client; after maxAttempts, 503.
  */
@@ -179,7 +186,7 @@ async function untilOneStands<T>(
     try {
       return await attempt(n > 1 && turns);
     } catch (error) {
-      const verdict = error instanceof WrongExpectedRevisionError ? 'retry' : onConstraintViolation?.(error as AppendFailure);
+      const verdict = error instanceof WrongExpectedRevisionError || isDeadlock(error) ? 'retry' : onConstraintViolation?.(error as AppendFailure);
       if (verdict instanceof DomainError) throw verdict;
       if (verdict !== 'retry') throw error;
       if (n >= maxAttempts) throw new DomainError('dependency_unavailable', `too many concurrent changes to ${what}; try again`);

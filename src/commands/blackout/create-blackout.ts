@@ -55,9 +55,10 @@ type BlackoutState = { resources: Resource[]; hit: Booking[]; hitResources: Map<
  * cancels the bookings it hits on their resources' streams, in one decision over those streams
  * (handleCommandOnStreams): their appends commit together or not at all. In the appends'
  * transaction, before them:
- * 1. with cancelExisting, lock the stream rows of the covered resources (in id order): every
- *    cancellation appends to one of them, and a booking append holds its row before it asks for
- *    the blackout lock, so taking the rows first keeps the two from waiting on each other;
+ * 1. lock the rows of the blackout stream and, with cancelExisting, of the covered resources (in
+ *    id order, as the in-turn attempt does): every append below goes to one of them, and a booking
+ *    append holds its row before it asks for the blackout lock, so taking the rows first keeps the
+ *    two from waiting on each other;
  * 2. take the workspace's blackout lock exclusive (migration 0019): a booking append that got past
  *    its guard has committed, and one that has not waits, then finds this blackout and is refused;
  * 3. read the bookings it hits again, now that every one that passed the guard is visible: if they
@@ -98,12 +99,12 @@ export async function createBlackout(ctx: CommandContext, actor: Principal, inpu
       ];
     },
     async inTransaction(trx) {
-      if (input.cancelExisting) await lockStreamRows(trx, (await covered(trx)).map(resourceStreamId).sort());
+      // The rows of the in-turn attempt (handleCommandOnStreams), in the same order, before the lock.
+      await lockStreamRows(trx, [blackoutStreamId(blackout.workspace), ...(await covered(trx)).map(resourceStreamId)]);
       await sql`select pg_advisory_xact_lock(blackout_lock_key(${blackout.workspace}::uuid))`.execute(trx);
       if (fingerprintOf(await findActiveBookingsInBlackout(trx, blackout)) !== seen) throw new HitBookingsChanged();
     },
-    // A deadlock with a booking on a resource registered meanwhile (its row was not locked): rare, decide again.
-    onConstraintViolation: (error) => (error instanceof HitBookingsChanged || error.code === '40P01' ? 'retry' : undefined),
+    onConstraintViolation: (error) => (error instanceof HitBookingsChanged ? 'retry' : undefined),
   });
   return { ...blackout, affected: affectedBookings(blackout, state.hit).map((b) => b.id) };
 }
