@@ -22,6 +22,8 @@ const timeZone = 'Europe/Berlin';
 const standUpDays = [1, 3, 5];
 /** The holiday's reason, by which a second run finds it. */
 const holidayReason = 'Holiday';
+/** The holiday's days: a Tuesday or Thursday, so that it never falls on a stand-up (MO, WE, FR) and hits no booking. */
+const holidayDays = [2, 4];
 const weekdays = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((day) => [day, [{ start: '08:00', end: '18:00' }]]));
 
 type Answer = { status: number; body: any };
@@ -104,7 +106,7 @@ async function ensureRecord(call: Call, kind: string, filter: string, body: Reco
 async function ensureHoliday(call: Call, day: number): Promise<void> {
   const list = expectStatus(await call('GET', '/booking/v1/blackouts?limit=100'), [200], 'blackouts');
   if ((list.data as { reason: string; resourceIds: string[] | null }[]).some((b) => b.reason === holidayReason && b.resourceIds === null)) return;
-  const from = workingDay(day, '00:00');
+  const from = workingDay(day, '00:00', holidayDays);
   const body = { from: from.toString({ timeZoneName: 'never' }), to: from.add({ days: 1 }).toString({ timeZoneName: 'never' }), reason: holidayReason };
   const created = expectStatus(await call('POST', '/booking/v1/blackouts', body), [201], `blackout "${holidayReason}"`);
   console.error(`  blackout "${holidayReason}" on ${from.toPlainDate()} (whole workspace; ${created.affected.length} bookings hit, none cancelled)`);
@@ -122,6 +124,7 @@ async function ensureQuota(call: Call, resourceId: string, limit: number): Promi
 async function seed(config: Config, baseUrl: string): Promise<void> {
   const admin = mintDevToken(config, { level: 'LV2', workspace, sub: 'demo-admin', email: 'admin@demo.example' });
   const member = mintDevToken(config, { level: 'LV4', workspace, sub: 'demo-alice', email: 'alice@demo.example' });
+  const approver = mintDevToken(config, { level: 'LV4', workspace, sub: 'demo-carol', email: 'carol@demo.example' });
   const platform = mintDevToken(config, { level: 'LV1', sub: 'demo-platform' });
   const asAdmin = client(baseUrl, admin);
   const asMember = client(baseUrl, member);
@@ -135,6 +138,7 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   await ensureZone(asAdmin, 'demo-board-room', 'Board room');
   await ensureZone(asAdmin, 'demo-focus-room', 'Focus room');
   await ensureZone(asAdmin, 'demo-open-space', 'Open space');
+  await ensureZone(asAdmin, 'demo-project-room', 'Project room');
   const availability = { timeZone, hours: weekdays };
   await ensureResource(asAdmin, 'demo-board-room', { capacity: 12, availability, bookingPolicy: { maxDurationMinutes: 240, autoConfirm: false, bufferAfterMinutes: 15 } });
   const focusRoom = await ensureResource(asAdmin, 'demo-focus-room', {
@@ -143,12 +147,19 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
     bookingPolicy: { maxDurationMinutes: 120, minNoticeMinutes: 30, maxBookingsPerUser: 3, cancellationPolicy: { minNoticeMinutes: 60 } },
   });
   await ensureResource(asAdmin, 'demo-open-space', { capacity: 30, availability });
+  // Decided by carol (LV4) or her delegate; undecided requests lapse an hour before they start.
+  await ensureResource(asAdmin, 'demo-project-room', {
+    capacity: 6,
+    availability,
+    bookingPolicy: { autoConfirm: false, approvers: ['demo-carol'], approvalDeadlineMinutes: 60, approvalReminderMinutes: 240 },
+  });
 
   const titles = await bookingTitles(asAdmin);
   const review = await ensureBooking(asAdmin, titles, 'demo-board-room', 'Demo: quarterly review', 2, '10:00', '12:00');
   if (review) expectStatus(await asAdmin('PATCH', `/booking/v1/bookings/${review}/confirm`), [200], 'confirm the quarterly review');
   await ensureBooking(asAdmin, titles, 'demo-board-room', 'Demo: hiring panel (awaiting confirmation)', 3, '14:00', '15:30');
   await ensureBooking(asMember, titles, 'demo-focus-room', 'Demo: focus time', 1, '09:00', '11:00');
+  const request = await ensureBooking(asMember, titles, 'demo-project-room', 'Demo: project kick-off (awaiting carol)', 2, '13:00', '14:00');
   if (!titles.has('Demo: stand-up')) {
     const start = workingDay(1, '09:30', standUpDays);
     const series = {
@@ -165,7 +176,7 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   }
 
   // After the bookings, which it must not hit: ten working days (two weeks) ahead, bookings kept.
-  await ensureHoliday(asAdmin, 10);
+  await ensureHoliday(asAdmin, 5);
   await ensureQuota(asAdmin, focusRoom, 8);
 
   const publisher = await ensureRecord(asPlatform, 'publishers', 'email||$eq||publisher@demo.example', { email: 'publisher@demo.example', name: 'Demo Apps Ltd', verified: true });
@@ -193,6 +204,7 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
 Tokens (12 hours; the publisher's one year):
   export ADMIN_TOKEN=${admin}      # LV2, workspace admin
   export MEMBER_TOKEN=${member}    # LV4, alice
+  export APPROVER_TOKEN=${approver}    # LV4, carol, approver of the project room
   export PUBLISHER_TOKEN=${publisherToken}    # publisher ${publisher.id}
 
 Try:
@@ -200,6 +212,12 @@ Try:
   curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${focusRoom}/available-slots?date=${workingDay(1, '00:00').toPlainDate()}&slotMinutes=30'
   curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/free-resources?from=${encodeURIComponent(workingDay(2, '10:00').toString({ timeZoneName: 'never' }))}&to=${encodeURIComponent(workingDay(2, '11:00').toString({ timeZoneName: 'never' }))}&minCapacity=8&tz=${timeZone}'
   curl -s -H "authorization: Bearer $ADMIN_TOKEN" '${baseUrl}/catalog/v1/applications/released'
+  curl -s -H "authorization: Bearer $APPROVER_TOKEN" '${baseUrl}/booking/v1/approvals'${
+    request ? `
+  curl -s -X PATCH -H "authorization: Bearer $APPROVER_TOKEN" '${baseUrl}/booking/v1/bookings/${request}/confirm'` : ''
+  }
+  curl -s -X POST -H "authorization: Bearer $APPROVER_TOKEN" -H 'content-type: application/json' '${baseUrl}/booking/v1/approval-delegations' \
+    -d '{"delegateProfileId":"demo-admin","from":"${workingDay(0, '00:00').toInstant()}","to":"${workingDay(5, '00:00').toInstant()}"}'
 
 Or paste a token into "Authorize" at ${baseUrl}/booking/docs.`);
 }

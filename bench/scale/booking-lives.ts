@@ -63,7 +63,7 @@ export function singleLife(resource: Resource, i: number, startMs: number, lengt
   const kind = i % 20;
   let endMs = startMs + lengthMs;
   if (kind < 2) move(startMs - 24 * hour, () => decideCancelBooking(state(), booker, at(startMs - 24 * hour), 'plans changed'));
-  else if (kind === 2) move(startMs, () => decideExpiry(booking, at(startMs)));
+  else if (kind === 2) move(startMs, () => decideExpiry(booking, resource, at(startMs)));
   else if (move(startMs - 40 * hour, () => decideConfirmBooking(state(), scaleAdmin, at(startMs - 40 * hour)))) {
     if (kind === 3) move(startMs + 20 * minute, () => decideNoShow(booking, resource, at(startMs + 20 * minute)));
     else {

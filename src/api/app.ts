@@ -9,6 +9,8 @@ import { calendarFeedsRouter } from './booking/calendar-feeds-router.js';
 import { eventsFeedRouter } from './booking/events-feed-router.js';
 import { historyRouter } from './booking/history-router.js';
 import { quotasRouter } from './booking/quotas-router.js';
+import { approvalsRouter } from './booking/approvals-router.js';
+import { approvalDelegationsRouter } from './booking/approval-delegations-router.js';
 import { resourceScheduleRouter } from './booking/resource-schedule-router.js';
 import { resourcesRouter } from './booking/resources-router.js';
 import { seriesRouter } from './booking/series-router.js';
@@ -85,6 +87,8 @@ export function createApp(services: Services, draining?: Draining): Express {
   app.use('/booking/v1/bookings', bookingsRouter(services));
   app.use('/booking/v1/webhooks', webhooksRouter(services));
   app.use('/booking/v1/quotas', quotasRouter(services));
+  app.use('/booking/v1/approvals', approvalsRouter(services));
+  app.use('/booking/v1/approval-delegations', approvalDelegationsRouter(services));
   app.use('/booking/v1/blackouts', blackoutsRouter(services));
   app.use('/booking/v1/bundles', bundlesRouter(services));
   app.use('/booking/v1/analytics', utilizationRouter(services));

@@ -18,17 +18,20 @@ export type EventEnvelope = {
   data: Record<string, unknown>;
 };
 
+/** A delegate's decision names the approver it acted for (contract §24). */
+const onBehalfOf = (event: { data: { onBehalfOf?: string } }) => (event.data.onBehalfOf ? { onBehalfOf: event.data.onBehalfOf } : {});
+
 function extrasOf(event: BookingEvent): Record<string, unknown> {
   const { booking } = event.data;
   switch (event.type) {
     case 'BookingCreated':
-      return {};
+      return event.data.approvers ? { approvers: event.data.approvers } : {};
     case 'BookingConfirmed':
-      return { confirmedBy: booking.confirmedBy, confirmedAt: booking.confirmedAt };
+      return { confirmedBy: booking.confirmedBy, confirmedAt: booking.confirmedAt, ...onBehalfOf(event) };
     case 'BookingRescheduled':
       return { previousStartTime: event.data.previousStartTime, previousEndTime: event.data.previousEndTime };
     case 'BookingCancelled':
-      return { cancelledBy: booking.cancelledBy, cancelledAt: booking.cancelledAt, reason: booking.reason };
+      return { cancelledBy: booking.cancelledBy, cancelledAt: booking.cancelledAt, reason: booking.reason, ...onBehalfOf(event) };
     case 'BookingCheckedIn':
       return { checkedInAt: booking.checkedInAt };
     case 'BookingCheckedOut':
@@ -39,6 +42,8 @@ function extrasOf(event: BookingEvent): Record<string, unknown> {
       return { gracePeriodExpiredAt: event.data.gracePeriodExpiredAt };
     case 'BookingReminderIssued':
       return { reminderType: event.data.reminderType };
+    case 'BookingApprovalReminderIssued':
+      return { approvers: event.data.approvers };
     default:
       return event satisfies never;
   }

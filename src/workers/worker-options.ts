@@ -15,6 +15,11 @@ export type WorkerOptions = {
   standbyRetryMs: number;
   /** Pause after a failed round, doubling up to maxMs. */
   backoff: Backoff;
+  /**
+   * How long a claimed timer is kept from other workers. A move takes milliseconds and a repeated
+   * firing changes nothing, so it is short: a node killed after its claim delays those timers by
+   * at most this (contract §24: a deadline fires within 20 s of its time).
+   */
   timerLeaseMs: number;
   timerRetryMs: number;
   /**
@@ -41,7 +46,7 @@ export function workerOptionsFor(config: Config, overrides: Partial<WorkerOption
     relayBatchSize: 1_000,
     standbyRetryMs: 2_000,
     backoff: { initialMs: 500, maxMs: 30_000 },
-    timerLeaseMs: 60_000,
+    timerLeaseMs: 12_000,
     timerRetryMs: 10_000,
     webhookLanes: 256,
     webhookTimeoutMs: 15_000,

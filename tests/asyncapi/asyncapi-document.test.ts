@@ -13,7 +13,7 @@ describe('The AsyncAPI description of the event stream', () => {
   it('describes one message per event kind of contract §8 and §14', () => {
     expect(documentedEventNames).to.have.members([
       'booking.create', 'booking.confirm', 'booking.reschedule', 'booking.cancel', 'booking.checkin', 'booking.checkout',
-      'booking.complete', 'booking.no_show', 'booking.reminder',
+      'booking.complete', 'booking.no_show', 'booking.reminder', 'booking.approval_reminder',
       'resource.register', 'resource.update', 'resource.deactivate', 'resource.activate', 'resource.remove',
       'device.delete', 'zone.delete', 'blackout.create', 'blackout.delete',
     ]);

@@ -96,6 +96,10 @@ const EXPECTED: Record<string, string[]> = {
   '/booking/v1/quotas': ['get', 'post'],
   '/booking/v1/quotas/usage': ['get'],
   '/booking/v1/quotas/{id}': ['delete'],
+  // contract §24
+  '/booking/v1/approvals': ['get'],
+  '/booking/v1/approval-delegations': ['get', 'post'],
+  '/booking/v1/approval-delegations/{id}': ['delete'],
 };
 
 /** Read by a bearer JWT or by a calendar feed token in the query (contract §18). */

@@ -77,11 +77,11 @@ describe('the seed’s service address', () => {
     expect(member).to.be.a('string');
 
     const tries = [...first.stdout.matchAll(/curl -s -H "authorization: Bearer \$(\w+)" '([^']+)'/g)];
-    expect(tries).to.have.length(4);
+    expect(tries).to.have.length(5);
     for (const [, tokenName, url] of tries) {
       const answer = await fetch(url!, { headers: { authorization: `Bearer ${exported(first.stdout, tokenName!)}` } });
       expect(answer.status, url).to.equal(200);
-      // A page, the slots, the free resources, or a bare list.
+      // A page (bookings, approvals), the slots, the free resources, or a bare list.
       const body = (await answer.json()) as unknown[] | { data?: unknown[]; slots?: unknown[]; resources?: unknown[] };
       expect((Array.isArray(body) ? body : (body.data ?? body.slots ?? body.resources))!.length, url).to.be.greaterThan(0);
     }

@@ -1,8 +1,8 @@
+import { workspaceScope } from '../../domain/access/workspace-scope.js';
 import { Router } from 'express';
 import { createBlackout } from '../../commands/blackout/create-blackout.js';
 import { deleteBlackout } from '../../commands/blackout/delete-blackout.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
-import { invalidRequest } from '../../domain/domain-error.js';
 import { listBlackouts } from '../../projections/blackout/blackout-queries.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../authenticate.js';
@@ -21,10 +21,7 @@ export function blackoutsRouter(services: Services): Router {
     const actor = principalOf(res);
     const query = req.query as ListQuery;
     const page = { page: Number(query.page ?? 1), limit: Number(query.limit ?? 20) };
-    const named = query.workspace?.toLowerCase();
-    if (named !== undefined && actor.level !== 1 && named !== actor.workspace) throw invalidRequest('only LV1 tokens may name another workspace', '/query/workspace');
-    const workspace = named ?? actor.workspace;
-    if (!workspace) throw invalidRequest('workspace is required: the token carries none', '/query/workspace');
+    const workspace = workspaceScope(actor, query.workspace, '/query/workspace');
     const from = query.from === undefined ? undefined : parseClientInstant(query.from, '/query/from');
     const to = query.to === undefined ? undefined : parseClientInstant(query.to, '/query/to');
     res.json(await listBlackouts(readSideOf(res).db, { workspace, from, to, bookableResourceId: query.bookableResourceId?.toLowerCase() }, page));

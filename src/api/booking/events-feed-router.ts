@@ -1,5 +1,6 @@
+import { workspaceFilter } from '../../domain/access/workspace-scope.js';
 import { Router } from 'express';
-import type { Principal } from '../../domain/access/principal.js';
+import { isWorkspaceAdmin, type Principal } from '../../domain/access/principal.js';
 import { forbidden, invalidRequest } from '../../domain/domain-error.js';
 import { publishedEventNames } from '../../infra/event-store/published-event-condition.js';
 import { readAuditFeed } from '../../projections/audit/read-audit-feed.js';
@@ -11,9 +12,9 @@ type FeedQuery = { after?: string | number; limit?: string | number; event?: str
 
 /** LV1 reads every workspace (or the one it names), LV2 its own; nobody else reads the feed. */
 function feedWorkspace(actor: Principal, asked: string | undefined): string | undefined {
-  if (actor.level === 1) return asked;
-  if (actor.level === 2 && (asked === undefined || asked === actor.workspace)) return actor.workspace!;
-  throw forbidden(actor.level === 2 ? "a workspace admin reads only its own workspace's feed" : 'the audit feed needs permission level LV1 or LV2');
+  const workspace = workspaceFilter(actor, asked, '/query/workspace');
+  if (!isWorkspaceAdmin(actor)) throw forbidden('the audit feed needs permission level LV1 or LV2');
+  return workspace;
 }
 
 /** The published names asked for; every one when none is. */

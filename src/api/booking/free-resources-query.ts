@@ -1,5 +1,6 @@
+import { workspaceScope } from '../../domain/access/workspace-scope.js';
 import { Temporal } from 'temporal-polyfill';
-import type { Principal } from '../../domain/access/principal.js';
+import { isSystemAdmin, type Principal } from '../../domain/access/principal.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import type { CreateSeries } from '../../domain/booking/series/decide-create-series.js';
 import { assertRecurrenceRule, clientTimeZone } from '../../domain/booking/series/series-pattern.js';
@@ -33,12 +34,11 @@ export function asQueryFault(error: unknown): unknown {
 
 /** The workspace searched: the token's; LV1 names one (required), others may name only their own. */
 function searchedWorkspace(actor: Principal, named: string | undefined): string {
-  if (actor.level === 1) {
+  if (isSystemAdmin(actor)) {
     if (!named) throw invalidRequest('workspace is required for LV1 tokens', '/query/workspace');
     return named.toLowerCase();
   }
-  if (named !== undefined && named.toLowerCase() !== actor.workspace) throw invalidRequest('workspace may name only the token\'s own workspace', '/query/workspace');
-  return actor.workspace!;
+  return workspaceScope(actor, named, '/query/workspace');
 }
 
 /** GET /free-resources' query, checked (400 naming the parameter). */

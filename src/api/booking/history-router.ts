@@ -1,6 +1,6 @@
 import { resourceBlackoutEvents } from '../../projections/history/resource-blackout-history.js';
 import { Router } from 'express';
-import { canSeeWorkspace, type Principal } from '../../domain/access/principal.js';
+import { administersGroup, canSeeWorkspace, isGroupAdmin, type Principal } from '../../domain/access/principal.js';
 import { visibleBooking } from '../../domain/booking/booking-access.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import { forbidden, notFound } from '../../domain/domain-error.js';
@@ -15,9 +15,8 @@ import { readSideOf } from '../route-reads.js';
 
 /** A resource's whole stream is for LV1–LV3, LV3 only for its groups' resources. */
 function assertMayReadResourceHistory(actor: Principal, groupId: string | null): void {
-  if (actor.level <= 2) return;
-  if (actor.level === 3 && groupId !== null && actor.groups.includes(groupId)) return;
-  throw forbidden(actor.level === 3 ? "a group admin reads only its own groups' resource history" : 'resource history needs permission level LV1–LV3');
+  if (administersGroup(actor, groupId)) return;
+  throw forbidden(isGroupAdmin(actor) ? "a group admin reads only its own groups' resource history" : 'resource history needs permission level LV1–LV3');
 }
 
 /** GET /bookings/{id}/history and /resources/{id}/history (contract §13): folds over the log, never the read models. */

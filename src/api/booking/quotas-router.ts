@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Principal } from '../../domain/access/principal.js';
 import { utcText } from '../../domain/booking/booking-time.js';
-import { quotaWorkspace } from '../../domain/quota/decide-quota.js';
+import { workspaceScope } from '../../domain/access/workspace-scope.js';
 import { quotaUsageAccess } from '../../domain/quota/quota-usage-access.js';
 import { createQuota, type CreateQuotaInput } from '../../commands/quota/create-quota.js';
 import { deleteQuota } from '../../commands/quota/delete-quota.js';
@@ -16,7 +16,7 @@ type UsageQuery = { workspace?: string; bookerProfileId?: string };
 /** Hours to the microsecond at most, so that sums of minutes read as people write them. */
 const roundedUsed = (used: number) => Math.round(used * 1e6) / 1e6;
 
-const workspaceOf = (actor: Principal, named: string | undefined) => quotaWorkspace(actor, named, '/query/workspace');
+const workspaceOf = (actor: Principal, named: string | undefined) => workspaceScope(actor, named, '/query/workspace');
 
 /** Quotas (contract §17): LV1–LV2 set and delete them, every level lists them and reads usage. */
 export function quotasRouter(services: Services): Router {

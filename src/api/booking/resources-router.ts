@@ -1,3 +1,4 @@
+import { workspaceFilter } from '../../domain/access/workspace-scope.js';
 import { Router } from 'express';
 import { registerResource } from '../../commands/resource/register-resource.js';
 import { loadVisibleResource } from '../../commands/resource/load-visible-resource.js';
@@ -23,8 +24,7 @@ export function resourcesRouter(services: Services): Router {
   router.get('/', async (req, res) => {
     const actor = principalOf(res);
     const query = req.query as unknown as ListQuery;
-    // Only LV1 looks across workspaces; everybody else sees their own whatever they ask for.
-    const workspace = actor.level === 1 ? query.workspace : actor.workspace!;
+    const workspace = workspaceFilter(actor, query.workspace, '/query/workspace');
     const page = await listResources(
       readSideOf(res).db,
       { workspace, resourceType: query.resourceType, isActive: query.isActive },

@@ -5,7 +5,7 @@ import { openMinutesPerPeriod } from '../../domain/analytics/open-minutes.js';
 import { assertCanAnalyseResource, assertCanReadUtilization } from '../../domain/analytics/utilization-access.js';
 import { periodBoundaries, utilizationPeriods, type UtilizationGrouping } from '../../domain/analytics/utilization-periods.js';
 import { utilizationRowJson } from '../../domain/analytics/utilization-row.js';
-import type { Principal } from '../../domain/access/principal.js';
+import { isGroupAdmin, type Principal } from '../../domain/access/principal.js';
 import { coversResource, type Blackout } from '../../domain/blackout/blackout.js';
 import { utcText } from '../../domain/booking/booking-time.js';
 import { invalidRequest } from '../../domain/domain-error.js';
@@ -23,7 +23,7 @@ type UtilizationQuery = { from?: string; to?: string; tz?: string; resourceId?: 
 /** The resources asked for (each once, by id), or every one the caller may see in its workspace. */
 async function analysedResources(db: Executor, actor: Principal, asked: string | string[] | undefined): Promise<AnalysedResource[]> {
   if (asked === undefined) {
-    return listAnalysedResources(db, { workspace: actor.workspace, groups: actor.level === 3 ? actor.groups : null });
+    return listAnalysedResources(db, { workspace: actor.workspace, groups: isGroupAdmin(actor) ? actor.groups : null });
   }
   const ids = [...new Set(([] as string[]).concat(asked))].sort();
   const found = new Map((await findAnalysedResources(db, ids)).map((r) => [r.id, r]));

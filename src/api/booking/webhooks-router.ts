@@ -1,15 +1,15 @@
 import { Router } from 'express';
-import type { Principal } from '../../domain/access/principal.js';
+import { isSystemAdmin, isWorkspaceAdmin, type Principal } from '../../domain/access/principal.js';
 import { forbidden, notFound } from '../../domain/domain-error.js';
-import { listDeadLetters, redeliverDeadLetter } from '../../projections/webhook/dead-letters.js';
+import { listDeadLetters, redeliverDeadLetter } from '../../infra/webhook/dead-letters.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { readSideOf } from '../route-reads.js';
 
 /** LV1 sees every workspace, LV2 its own; nobody else handles deliveries. */
 function deadLetterScope(actor: Principal): string | undefined {
-  if (actor.level === 1) return undefined;
-  if (actor.level === 2 && actor.workspace) return actor.workspace;
+  if (isSystemAdmin(actor)) return undefined;
+  if (isWorkspaceAdmin(actor) && actor.workspace) return actor.workspace;
   throw forbidden('webhook dead letters need permission level LV1 or LV2');
 }
 

@@ -1,3 +1,4 @@
+import { workspaceScope } from '../../domain/access/workspace-scope.js';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Principal } from '../../domain/access/principal.js';
@@ -8,7 +9,6 @@ import { decideCreateBlackout, type CreateBlackout } from '../../domain/blackout
 import type { Booking } from '../../domain/booking/booking.js';
 import type { BookingCancelled } from '../../domain/booking/booking-events.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
-import { invalidRequest } from '../../domain/domain-error.js';
 import { resourceStreamId, type Resource } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
 import { lockStreamRows } from '../../infra/event-store/lock-stream-rows.js';
@@ -29,12 +29,7 @@ export type CreatedBlackout = Blackout & { affected: string[] };
 
 /** The workspace of a blackout: the token's, or any that LV1 names; another level naming another one → 400. */
 function blackoutWorkspace(actor: Principal, named: string | undefined): string {
-  const workspace = named?.toLowerCase() ?? actor.workspace;
-  if (named !== undefined && actor.level !== 1 && workspace !== actor.workspace) {
-    throw invalidRequest('only LV1 tokens may name another workspace', '/body/workspace');
-  }
-  if (!workspace) throw invalidRequest('workspace is required: the token carries none', '/body/workspace');
-  return workspace;
+  return workspaceScope(actor, named, '/body/workspace');
 }
 
 /** The bookings the blackout hits changed between the decision's read and its lock: decide again. */

@@ -1,4 +1,6 @@
-import type { Principal } from '../../domain/access/principal.js';
+import { isAdmin, type Principal } from '../../domain/access/principal.js';
+import type { BookingDecisionState } from '../../domain/booking/booking-decision-state.js';
+import { findReceivedDelegations } from '../../projections/approval/approval-delegation-queries.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import { decideCancelBooking } from '../../domain/booking/decide-cancel-booking.js';
 import { decideCheckInBooking } from '../../domain/booking/decide-check-in-booking.js';
@@ -6,7 +8,7 @@ import { decideCheckOutBooking } from '../../domain/booking/decide-check-out-boo
 import { decideConfirmBooking } from '../../domain/booking/decide-confirm-booking.js';
 import { notFound } from '../../domain/domain-error.js';
 import type { CommandContext } from '../command-context.js';
-import { handleBookingMove } from './handle-booking-move.js';
+import { handleBookingMove, type LoadMore } from './handle-booking-move.js';
 
 /** A user's move answers the booking afterwards; the decision has refused an unknown one already. */
 const updated = (booking: Booking | null): Booking => {
@@ -14,12 +16,17 @@ const updated = (booking: Booking | null): Booking => {
   return booking;
 };
 
+/** The delegations the actor holds, for a confirm or decline by an approver's delegate (contract §24); LV1–LV3 need none. */
+const delegationsOf =
+  (ctx: CommandContext, actor: Principal): LoadMore<BookingDecisionState> =>
+  async (db, base) => ({ ...base, delegations: isAdmin(actor) ? [] : await findReceivedDelegations(db, actor.sub, new Date(ctx.now().epochMilliseconds)) });
+
 export async function confirmBooking(ctx: CommandContext, actor: Principal, id: string): Promise<Booking> {
-  return updated(await handleBookingMove(ctx, id, (state) => [decideConfirmBooking(state, actor, ctx.now())]));
+  return updated(await handleBookingMove(ctx, id, (state) => [decideConfirmBooking(state, actor, ctx.now())], delegationsOf(ctx, actor)));
 }
 
 export async function cancelBooking(ctx: CommandContext, actor: Principal, id: string, reason: string | null): Promise<Booking> {
-  return updated(await handleBookingMove(ctx, id, (state) => [decideCancelBooking(state, actor, ctx.now(), reason)]));
+  return updated(await handleBookingMove(ctx, id, (state) => [decideCancelBooking(state, actor, ctx.now(), reason)], delegationsOf(ctx, actor)));
 }
 
 export async function checkInBooking(ctx: CommandContext, actor: Principal, id: string): Promise<Booking> {

@@ -4,8 +4,8 @@ import type { Principal } from '../../domain/access/principal.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import { namedBookerId } from '../../domain/booking/booker.js';
-import { bookingWorkspace } from '../../domain/booking/booking-workspace.js';
-import { decideCreateBooking, type CreateBooking, type CreateBookingState } from '../../domain/booking/decide-create-booking.js';
+import { workspaceScope } from '../../domain/access/workspace-scope.js';
+import { decideCreateBooking, type ApproverDelegations, type CreateBooking, type CreateBookingState } from '../../domain/booking/decide-create-booking.js';
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
 import { findBookingCreateState } from '../../projections/booking/booking-queries.js';
 import { findRegisteredResourceId, type FoundRegistration } from '../../projections/resource/find-registered-resource-id.js';
@@ -15,6 +15,7 @@ import { handleCommand } from '../handle-command.js';
 import { quotaGuardOfBooking } from './quota-guard-of-booking.js';
 import { quotaOrOverlapMeansRetry } from './quota-hold.js';
 import { quotaUsagesAt } from '../../domain/quota/quota-usage.js';
+import { findDelegationsOf } from '../../projections/approval/approval-delegation-queries.js';
 import { quotaMatches } from '../../domain/quota/quota.js';
 
 export type CreateBookingInput = {
@@ -31,13 +32,14 @@ export type CreateBookingInput = {
 };
 
 /** The fingerprint of the booker's usage the decision saw, when a quota applies (null: none applies). */
-export type QuotaBoundState = CreateBookingState & { quotaSeen: string | null };
+export type QuotaBoundState = CreateBookingState & ApproverDelegations & { quotaSeen: string | null };
 
 const unregistered: QuotaBoundState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [], quotaSeen: null };
 
 /**
  * Only what a create's decision needs (the resource, the active bookings in the way, the booker's
- * count and quota usage), read with the stream's revision in one round trip; the state without
+ * count and quota usage), read with the stream's revision in one round trip (and the approvers'
+ * delegations of a resource that asks for approval); the state without
  * resource for an unregistered one.
  */
 export async function findCreateState(
@@ -45,13 +47,17 @@ export async function findCreateState(
   found: FoundRegistration | null,
   booker: string,
   { startTime, endTime }: { startTime: Temporal.Instant; endTime: Temporal.Instant },
+  now: Temporal.Instant,
 ): Promise<{ revision: number | null; state: QuotaBoundState }> {
   if (!found) return { revision: null, state: unregistered };
   const { streamRevision, workspaceQuotas, quotaBookings, ...state } = await findBookingCreateState(db, resourceStreamId(found.id), found.id, booker, startTime, endTime);
   const { resource } = state;
   const applying = resource && quotaBookings ? workspaceQuotas.filter((quota) => quotaMatches(quota, resource)) : [];
   const quotas = applying.length === 0 ? [] : quotaUsagesAt(applying, quotaBookings!.counted, startTime);
-  return { revision: streamRevision, state: { ...state, quotas, quotaSeen: applying.length === 0 ? null : quotaBookings!.seen } };
+  // Read only when a pending booking will name its approvers' delegates (contract §24).
+  const approvers = resource && !resource.bookingPolicy.autoConfirm ? resource.bookingPolicy.approvers : [];
+  const delegations = await findDelegationsOf(db, approvers, new Date(now.epochMilliseconds));
+  return { revision: streamRevision, state: { ...state, quotas, quotaSeen: applying.length === 0 ? null : quotaBookings!.seen, delegations } };
 }
 
 /**
@@ -70,7 +76,7 @@ async function book(ctx: CommandContext, actor: Principal, command: CreateBookin
   // Quotas count for the booker, who may be another user than the actor (booking on behalf).
   const quotaGuard = quotaGuardOfBooking(workspace, booker, command.startTime);
   const { events } = await handleCommand(ctx, found && resourceStreamId(found.id), {
-    loadWithRevision: (db) => findCreateState(db, found, booker, command),
+    loadWithRevision: (db) => findCreateState(db, found, booker, command, ctx.now()),
     decide: (state) => {
       if (found?.remembered && !state.resource) return [];
       const created = decideCreateBooking(command, state, actor, ctx.now());
@@ -92,7 +98,7 @@ export async function createBooking(ctx: CommandContext, actor: Principal, input
     bookerEmail: input.bookerEmail,
     bookerProfileId: input.bookerProfileId,
   };
-  const key = { workspace: bookingWorkspace(actor, input.workspace), resourceType: input.resourceType, resourceId: input.resourceId };
+  const key = { workspace: workspaceScope(actor, input.workspace, '/body/workspace'), resourceType: input.resourceType, resourceId: input.resourceId };
   const booked = await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key), key.workspace);
   // A remembered registration whose resource has been removed since: the table may hold a newer one.
   return booked ?? (await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key, { fresh: true }), key.workspace))!;

@@ -18,17 +18,20 @@ export async function completeBooking(ctx: CommandContext, bookingId: string): P
 }
 
 export async function expirePendingBooking(ctx: CommandContext, bookingId: string): Promise<void> {
-  await handleBookingMove(ctx, bookingId, ({ booking }) => decideExpiry(booking, ctx.now()));
+  await handleBookingMove(ctx, bookingId, ({ booking, resource }) => decideExpiry(booking, resource, ctx.now()));
 }
 
-/** One reminder per booking and start time: the event id is derived from both. */
-export function reminderEventId(booking: Pick<Booking, 'id' | 'startTime'>): string {
-  const hex = createHash('sha1').update(`booking-reminder:${booking.id}:${booking.startTime}`).digest('hex');
+/** An event id derived from `key`: a second append of the same key is refused by the store. */
+export function derivedEventId(key: string): string {
+  const hex = createHash('sha1').update(key).digest('hex');
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-const isDuplicateEventId = (error: unknown) => {
+/** One reminder per booking and start time: the event id is derived from both. */
+export const reminderEventId = (booking: Pick<Booking, 'id' | 'startTime'>) => derivedEventId(`booking-reminder:${booking.id}:${booking.startTime}`);
+
+export const isDuplicateEventId = (error: unknown) => {
   const e = error as { code?: string; constraint?: string };
   return e.code === '23505' && e.constraint === 'events_event_id_key';
 };

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../domain/access/principal.js';
+import { workspaceScope } from '../../domain/access/workspace-scope.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import { namedBookerId } from '../../domain/booking/booker.js';
-import { bookingWorkspace } from '../../domain/booking/booking-workspace.js';
 import { assertBundleItems, decideCreateBundle, type BundleItem, type CreateBundle } from '../../domain/bundle/decide-create-bundle.js';
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
 import { findRegisteredResourceId, type FoundRegistration } from '../../projections/resource/find-registered-resource-id.js';
@@ -48,7 +48,7 @@ export async function createBundle(ctx: CommandContext, actor: Principal, input:
     bookerEmail: input.bookerEmail,
     bookerProfileId: input.bookerProfileId,
   };
-  const workspace = bookingWorkspace(actor, input.workspace);
+  const workspace = workspaceScope(actor, input.workspace, '/body/workspace');
   const booker = namedBookerId(command, actor);
   const holds = input.items.map(() => quotaGuardOfBooking(workspace, booker, command.startTime));
   let found: (FoundRegistration | null)[] = [];
@@ -58,7 +58,7 @@ export async function createBundle(ctx: CommandContext, actor: Principal, input:
       found = await Promise.all(input.items.map((item) => findRegisteredResourceId(db, { workspace, resourceType: item.resourceType, resourceId: item.resourceId }, { fresh: true })));
       return found.flatMap((f) => (f ? [resourceStreamId(f.id)] : []));
     },
-    load: async (db) => Promise.all(found.map(async (f) => (await findCreateState(db, f, booker, command)).state)),
+    load: async (db) => Promise.all(found.map(async (f) => (await findCreateState(db, f, booker, command, ctx.now())).state)),
     decide: (states) => decideCreateBundle(command, states, actor, ctx.now()).map((event) => ({ streamId: resourceStreamId(event.data.booking.bookableResourceId), events: [event] })),
     async inTransaction(trx, states) {
       for (const [i, state] of states.entries()) await holds[i]!(state.resource, state.quotas)?.(trx, [], async () => undefined);

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Principal } from '../../domain/access/principal.js';
+import { isSystemAdmin, type Principal } from '../../domain/access/principal.js';
 import { forbidden, invalidRequest, notFound } from '../../domain/domain-error.js';
 import type { RecordScope } from '../../domain/record/record-access.js';
 import { recordKeyOf, type RecordJson, type RecordKey } from '../../domain/record/record-kind.js';
@@ -29,7 +29,7 @@ export async function changeRecord(
   }
   const workspaceField = kind.workspaceField;
   if (workspaceField && Object.hasOwn(input, workspaceField) && input[workspaceField] !== current[workspaceField]) {
-    if (actor.level !== 1) throw forbidden('records cannot be moved to another workspace');
+    if (!isSystemAdmin(actor)) throw forbidden('records cannot be moved to another workspace');
     throw invalidRequest(`the workspace of a ${kind.name} cannot be changed here`, `/body/${workspaceField}`);
   }
   return writeChange(ctx, config, recordKeyOf(kind, current), actor.sub, input);

@@ -1,4 +1,4 @@
-import type { Principal } from '../../domain/access/principal.js';
+import { isSystemAdmin, type Principal } from '../../domain/access/principal.js';
 import { forbidden, recordConflict } from '../../domain/domain-error.js';
 import type { RecordScope } from '../../domain/record/record-access.js';
 import { recordKeyOf } from '../../domain/record/record-kind.js';
@@ -16,7 +16,7 @@ import { writeRecord } from './write-record.js';
  */
 export async function moveDevice(ctx: CommandContext, actor: Principal, scope: RecordScope, id: string, workspace: string): Promise<{ id: string }> {
   const device = await locateRecord(ctx.db, deviceKind, scope, id);
-  if (actor.level !== 1) throw forbidden('only LV1 may move a device to another workspace');
+  if (!isSystemAdmin(actor)) throw forbidden('only LV1 may move a device to another workspace');
   const from = recordKeyOf(deviceKind, device);
   if (from.workspace === workspace) return { id: workspace };
   const to = { workspace, id };

@@ -1,10 +1,11 @@
+import { workspaceScope } from '../../domain/access/workspace-scope.js';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../domain/access/principal.js';
 import { DomainError } from '../../domain/domain-error.js';
 import { decideRegister, type RegisterResource } from '../../domain/resource/decide-resource.js';
 import { resourceStreamId, type Resource } from '../../domain/resource/resource.js';
 import type { DeviceDirectory } from '../../infra/device-service/device-directory.js';
-import { saveZoneAncestry } from '../../projections/resource/zone-ancestry.js';
+import { saveZoneAncestry } from '../../infra/device-service/zone-ancestry.js';
 import { findRegistration, findResource } from '../../projections/resource/resource-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
@@ -18,8 +19,7 @@ export async function registerResource(
   input: RegisterResourceInput,
   authorization?: string,
 ): Promise<Resource> {
-  const workspace = input.workspace ?? actor.workspace;
-  if (!workspace) throw new DomainError('invalid_request', 'workspace is required: the token carries none');
+  const workspace = workspaceScope(actor, input.workspace, '/body/workspace');
   const id = randomUUID();
   const command: RegisterResource = { ...input, id, workspace, resourceName: null };
   // Permission and duplicate checks come before the device service is asked.

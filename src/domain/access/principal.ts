@@ -11,8 +11,27 @@ export type Principal = {
   email: string | null;
 };
 
+/** LV1: everything in every workspace (CONTRACT §2). */
+export const isSystemAdmin = (p: Principal) => p.level === 1;
+
+/** LV1–LV2: everything inside the workspace (quotas, the audit feed, dead letters, workspace-wide blackouts). */
+export const isWorkspaceAdmin = (p: Principal) => p.level <= 2;
+
 /** LV1–LV3: manage resources, see and cancel every booking of their workspace. */
 export const isAdmin = (p: Principal) => p.level <= 3;
 
+/** LV3 administers the resources of its groups only. */
+export const isGroupAdmin = (p: Principal) => p.level === 3;
+
+/** LV4–LV5 see and change only their own bookings. */
+export const seesOwnBookingsOnly = (p: Principal) => p.level >= 4;
+
+/** LV5 reads and books nothing of its own. */
+export const isGuest = (p: Principal) => p.level === 5;
+
+/** Whether an admin's rights reach a resource of `groupId`: LV1–LV2 always, LV3 in its groups. */
+export const administersGroup = (p: Principal, groupId: string | null) =>
+  isWorkspaceAdmin(p) || (isGroupAdmin(p) && groupId !== null && p.groups.includes(groupId));
+
 /** A record of another workspace is invisible to everybody but LV1. */
-export const canSeeWorkspace = (p: Principal, workspace: string) => p.level === 1 || p.workspace === workspace;
+export const canSeeWorkspace = (p: Principal, workspace: string) => isSystemAdmin(p) || p.workspace === workspace;

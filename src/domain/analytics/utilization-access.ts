@@ -1,9 +1,9 @@
-import { canSeeWorkspace, type Principal } from '../access/principal.js';
+import { administersGroup, canSeeWorkspace, isAdmin, type Principal } from '../access/principal.js';
 import { forbidden, notFound } from '../domain-error.js';
 
 /** Utilization is for administrators: LV1–LV3; users and guests are refused. */
 export function assertCanReadUtilization(principal: Principal): void {
-  if (principal.level > 3) throw forbidden('utilization needs permission level LV3 or higher');
+  if (!isAdmin(principal)) throw forbidden('utilization needs permission level LV3 or higher');
 }
 
 /**
@@ -12,7 +12,7 @@ export function assertCanReadUtilization(principal: Principal): void {
  */
 export function assertCanAnalyseResource(principal: Principal, resource: { workspace: string; groupId: string | null } | undefined): void {
   if (!resource || !canSeeWorkspace(principal, resource.workspace)) throw notFound('resource');
-  if (principal.level === 3 && (resource.groupId === null || !principal.groups.includes(resource.groupId))) {
+  if (!administersGroup(principal, resource.groupId)) {
     throw forbidden('a group admin sees the utilization of its own groups\u2019 resources only');
   }
 }

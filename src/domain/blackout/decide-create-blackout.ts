@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import type { Principal } from '../access/principal.js';
+import { administersGroup, isAdmin, isWorkspaceAdmin, type Principal } from '../access/principal.js';
 import { utcText } from '../booking/booking-time.js';
 import { forbidden, invalidRequest, notFound } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
@@ -34,17 +34,15 @@ export function decideCreateBlackout(command: CreateBlackout, state: CreateBlack
   }
   const reason = command.reason.trim();
   if (reason === '') throw invalidRequest('reason must not be empty', '/body/reason');
-  if (actor.level > 3) throw forbidden('only LV1–LV3 may create blackouts');
-  if (command.resourceIds === null && actor.level === 3) throw forbidden('a blackout of the whole workspace needs LV1 or LV2; name the resources of your groups');
+  if (!isAdmin(actor)) throw forbidden('only LV1–LV3 may create blackouts');
+  if (command.resourceIds === null && !isWorkspaceAdmin(actor)) throw forbidden('a blackout of the whole workspace needs LV1 or LV2; name the resources of your groups');
   const resourceIds = command.resourceIds === null ? null : [...new Set(command.resourceIds.map((id) => id.toLowerCase()))];
   const found = new Map(state.resources.filter((r) => !r.removed && r.workspace === command.workspace).map((r) => [r.id, r]));
   for (const id of resourceIds ?? []) {
     if (!found.has(id)) throw notFound(`resource ${id}`);
   }
-  if (actor.level === 3) {
-    const outside = (resourceIds ?? []).find((id) => !actor.groups.includes(found.get(id)!.groupId ?? ''));
-    if (outside) throw forbidden(`resource ${outside} is outside your groups`);
-  }
+  const outside = (resourceIds ?? []).find((id) => !administersGroup(actor, found.get(id)!.groupId));
+  if (outside) throw forbidden(`resource ${outside} is outside your groups`);
   const at = utcText(now);
   return {
     type: 'BlackoutCreated',

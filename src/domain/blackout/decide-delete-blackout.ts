@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import { canSeeWorkspace, type Principal } from '../access/principal.js';
+import { administersGroup, canSeeWorkspace, isAdmin, isWorkspaceAdmin, type Principal } from '../access/principal.js';
 import { utcText } from '../booking/booking-time.js';
 import { forbidden, notFound } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
@@ -16,11 +16,9 @@ export type DeleteBlackoutState = {
 export function decideDeleteBlackout(state: DeleteBlackoutState, actor: Principal, now: Temporal.Instant): BlackoutDeleted {
   const { blackout } = state;
   if (!blackout || !canSeeWorkspace(actor, blackout.workspace)) throw notFound('blackout');
-  if (actor.level > 3) throw forbidden('only LV1–LV3 may delete blackouts');
-  if (actor.level === 3) {
-    if (blackout.resourceIds === null) throw forbidden('a blackout of the whole workspace is deleted by LV1 or LV2');
-    const groupOf = new Map(state.resources.map((r) => [r.id, r.groupId]));
-    if (blackout.resourceIds.some((id) => !actor.groups.includes(groupOf.get(id) ?? ''))) throw forbidden('the blackout covers resources outside your groups');
-  }
+  if (!isAdmin(actor)) throw forbidden('only LV1–LV3 may delete blackouts');
+  if (blackout.resourceIds === null && !isWorkspaceAdmin(actor)) throw forbidden('a blackout of the whole workspace is deleted by LV1 or LV2');
+  const groupOf = new Map(state.resources.map((r) => [r.id, r.groupId]));
+  if (blackout.resourceIds?.some((id) => !administersGroup(actor, groupOf.get(id) ?? null))) throw forbidden('the blackout covers resources outside your groups');
   return { type: 'BlackoutDeleted', data: { blackout, by: actor.sub, at: utcText(now) } };
 }

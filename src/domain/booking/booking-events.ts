@@ -10,15 +10,22 @@ type BookingEventOf<Type extends string, Extra = object> = {
   data: { booking: Booking; by: string; at: string } & Extra;
 };
 
-export type BookingCreated = BookingEventOf<'BookingCreated'>;
-export type BookingConfirmed = BookingEventOf<'BookingConfirmed'>;
+/**
+ * `approvers`: on a pending booking, who may decide it (the resource's, with their active delegates;
+ * contract §24); `approvalReminderAt`: when booking.approval_reminder is due if it is still pending.
+ */
+export type BookingCreated = BookingEventOf<'BookingCreated', { approvers?: string[]; approvalReminderAt?: string }>;
+/** `onBehalfOf`: the approver a delegate decided for (contract §24). */
+export type BookingConfirmed = BookingEventOf<'BookingConfirmed', { onBehalfOf?: string }>;
 export type BookingRescheduled = BookingEventOf<'BookingRescheduled', { previousStartTime: string; previousEndTime: string }>;
-export type BookingCancelled = BookingEventOf<'BookingCancelled'>;
+export type BookingCancelled = BookingEventOf<'BookingCancelled', { onBehalfOf?: string }>;
 export type BookingCheckedIn = BookingEventOf<'BookingCheckedIn'>;
 export type BookingCheckedOut = BookingEventOf<'BookingCheckedOut'>;
 export type BookingCompleted = BookingEventOf<'BookingCompleted'>;
 export type BookingMarkedNoShow = BookingEventOf<'BookingMarkedNoShow', { gracePeriodExpiredAt: string }>;
 export type BookingReminderIssued = BookingEventOf<'BookingReminderIssued', { reminderType: 'upcoming' }>;
+/** A pending booking still undecided approvalReminderMinutes after it was made (contract §24). */
+export type BookingApprovalReminderIssued = BookingEventOf<'BookingApprovalReminderIssued', { approvers: string[] }>;
 
 export type BookingEvent =
   | BookingCreated
@@ -29,7 +36,8 @@ export type BookingEvent =
   | BookingCheckedOut
   | BookingCompleted
   | BookingMarkedNoShow
-  | BookingReminderIssued;
+  | BookingReminderIssued
+  | BookingApprovalReminderIssued;
 
 /** The platform event name each booking event is published as (contract §8); a kind left out does not compile. */
 export const publishedEventName = {
@@ -42,6 +50,7 @@ export const publishedEventName = {
   BookingCompleted: 'booking.complete',
   BookingMarkedNoShow: 'booking.no_show',
   BookingReminderIssued: 'booking.reminder',
+  BookingApprovalReminderIssued: 'booking.approval_reminder',
 } as const satisfies Record<BookingEvent['type'], string>;
 
 /** Every booking event kind: the projections, Kafka and the webhooks follow these. */

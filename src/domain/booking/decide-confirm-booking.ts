@@ -1,15 +1,23 @@
 import { Temporal } from 'temporal-polyfill';
+import { bookingDecisionRight } from '../access/booking-decision-right.js';
 import { isAdmin, type Principal } from '../access/principal.js';
-import { forbidden, invalidTransition } from '../domain-error.js';
+import { forbidden, invalidTransition, notFound } from '../domain-error.js';
 import type { BookingConfirmed } from './booking-events.js';
-import { visibleBooking } from './booking-access.js';
-import { assertSingleBooking, type BookingMoveState } from './booking-move-state.js';
+import { assertSingleBooking } from './booking-move-state.js';
+import type { BookingDecisionState } from './booking-decision-state.js';
 import { instantOf, utcText } from './booking-time.js';
 
-/** pending → confirmed, by LV1–LV3, before the booking starts (a pending booking expires at its start). */
-export function decideConfirmBooking(state: BookingMoveState, actor: Principal, now: Temporal.Instant): BookingConfirmed {
-  if (!isAdmin(actor)) throw forbidden('only LV1–LV3 may confirm bookings');
-  const booking = visibleBooking(actor, state.booking);
+/**
+ * pending → confirmed, before the booking starts (a pending booking expires at its start), by
+ * LV1–LV3, an approver of its resource or an approver's delegate (`onBehalfOf`, contract §24).
+ */
+export function decideConfirmBooking(state: BookingDecisionState, actor: Principal, now: Temporal.Instant): BookingConfirmed {
+  const right = state.booking && bookingDecisionRight(actor, state.booking, state.resource, state.delegations ?? [], now);
+  if (!right) {
+    if (!isAdmin(actor)) throw forbidden('only LV1–LV3 or an approver of the resource may confirm bookings');
+    throw notFound('booking');
+  }
+  const booking = state.booking!;
   assertSingleBooking(booking, 'confirmed');
   if (booking.status !== 'pending') throw invalidTransition(`Booking cannot be confirmed in status ${booking.status}`);
   if (Temporal.Instant.compare(now, instantOf(booking.startTime)) >= 0) {
@@ -18,6 +26,11 @@ export function decideConfirmBooking(state: BookingMoveState, actor: Principal, 
   const at = utcText(now);
   return {
     type: 'BookingConfirmed',
-    data: { booking: { ...booking, status: 'confirmed', confirmedBy: actor.sub, confirmedAt: at, updatedAt: at }, by: actor.sub, at },
+    data: {
+      booking: { ...booking, status: 'confirmed', confirmedBy: actor.sub, confirmedAt: at, updatedAt: at },
+      by: actor.sub,
+      at,
+      ...(right.onBehalfOf !== null && { onBehalfOf: right.onBehalfOf }),
+    },
   };
 }

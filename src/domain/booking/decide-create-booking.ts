@@ -1,5 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
+import type { ApprovalDelegation } from '../approval/approval-delegation.js';
+import { bookingCreated } from '../approval/pending-approvers.js';
 import type { BookingCreated } from './booking-events.js';
 import { bookerOf } from './booker.js';
 import { createRefusal, type CreateBookingState } from './create-refusal.js';
@@ -19,8 +21,11 @@ export type CreateBooking = {
   bundleId?: string;
 };
 
+/** The delegations given by the resource's approvers, for the `approvers` a pending booking's event names. */
+export type ApproverDelegations = { delegations?: readonly ApprovalDelegation[] };
+
 /** Order of refusals: 400 times → 403 level (and booking on behalf) → 404 resource → 422 policy → 409 conflict. */
-export function decideCreateBooking(command: CreateBooking, state: CreateBookingState, actor: Principal, now: Temporal.Instant): BookingCreated {
+export function decideCreateBooking(command: CreateBooking, state: CreateBookingState & ApproverDelegations, actor: Principal, now: Temporal.Instant): BookingCreated {
   const refusal = createRefusal(command, state, actor, now);
   if (refusal) throw refusal;
   const resource = state.resource!;
@@ -38,5 +43,5 @@ export function decideCreateBooking(command: CreateBooking, state: CreateBooking
     now,
     bundleId: command.bundleId ?? null,
   });
-  return { type: 'BookingCreated', data: { booking, by: actor.sub, at: booking.createdAt } };
+  return bookingCreated(booking, actor.sub, resource, state.delegations ?? [], now);
 }

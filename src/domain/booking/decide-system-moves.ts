@@ -38,9 +38,18 @@ export function decideCompletion(booking: Booking | null, now: Temporal.Instant)
   return [{ type: 'BookingCompleted', data: { booking: { ...booking, status: 'completed', updatedAt: at }, by: system, at } }];
 }
 
-/** Still pending at its start → cancelled by the system. */
-export function decideExpiry(booking: Booking | null, now: Temporal.Instant): BookingCancelled[] {
-  if (!isSingle(booking) || booking.status !== 'pending' || !reached(now, instantOf(booking.startTime))) return [];
+export const notApprovedInTime = 'not approved in time';
+
+/**
+ * Still pending at its start → cancelled by the system; on a resource with an
+ * approvalDeadlineMinutes, already that many minutes before its start (contract §24).
+ */
+export function decideExpiry(booking: Booking | null, resource: Resource | null, now: Temporal.Instant): BookingCancelled[] {
+  if (!isSingle(booking) || booking.status !== 'pending') return [];
+  const deadlineMinutes = resource?.bookingPolicy.approvalDeadlineMinutes ?? null;
+  const start = instantOf(booking.startTime);
+  if (deadlineMinutes !== null && reached(now, start.subtract({ minutes: deadlineMinutes }))) return [cancelled(booking, system, now, notApprovedInTime)];
+  if (!reached(now, start)) return [];
   return [cancelled(booking, system, now, notConfirmedBeforeStart)];
 }
 

@@ -1,4 +1,4 @@
-import type { Principal } from '../access/principal.js';
+import { isSystemAdmin, type Principal } from '../access/principal.js';
 import { forbidden, invalidTransition } from '../domain-error.js';
 import { statusMoves, type ApplicationStatus } from './application-status.js';
 
@@ -9,7 +9,7 @@ export type ApplicationStatusMove = { from: ApplicationStatus; to: ApplicationSt
 /** Spec 5.3 and contract §10: reviewers (LV1) move an application along the allowed moves only; staying put is no move. */
 export function decideApplicationStatus(command: ChangeApplicationStatus, current: ApplicationStatus): ApplicationStatusMove {
   const { to, actor, at } = command;
-  if (actor.level !== 1) throw forbidden(`LV${actor.level} may not change the status of an application: reviewers are LV1`);
+  if (!isSystemAdmin(actor)) throw forbidden(`LV${actor.level} may not change the status of an application: reviewers are LV1`);
   if (!statusMoves[current].includes(to)) throw invalidTransition(`an application in status ${current} cannot move to ${to}`);
   return { from: current, to, by: actor.sub, at };
 }

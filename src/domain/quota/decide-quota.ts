@@ -1,6 +1,7 @@
+import { workspaceScope } from '../access/workspace-scope.js';
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
-import { canSeeWorkspace } from '../access/principal.js';
+import { canSeeWorkspace, isWorkspaceAdmin } from '../access/principal.js';
 import { forbidden, invalidRequest, notFound } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
 import { canonicalTimeZone } from '../time/time-zone.js';
@@ -23,30 +24,19 @@ export type CreateQuota = {
 
 /** Only workspace admins set quotas: LV1 anywhere, LV2 in its own workspace. */
 function assertQuotaAdmin(actor: Principal): void {
-  if (actor.level > 2) throw forbidden('quotas are set by LV1 and LV2 only');
+  if (!isWorkspaceAdmin(actor)) throw forbidden('quotas are set by LV1 and LV2 only');
 }
 
 /**
- * The workspace a quota is set in or read from: the token's, or one LV1 names (400 when neither
- * gives one). Another level naming a workspace not its own → 403.
- */
-export function quotaWorkspace(actor: Principal, named: string | undefined, path: string): string {
-  const workspace = named?.toLowerCase() ?? actor.workspace;
-  if (!workspace) throw invalidRequest('workspace is required: the token carries none', path);
-  if (!canSeeWorkspace(actor, workspace)) throw forbidden('only LV1 may name another workspace');
-  return workspace;
-}
-
-/**
- * Order: 400 (limit, zone) → 403 level → 404 a named resource that is not a live registration of
+ * Order: 400 (limit, zone, a foreign workspace) → 403 level → 404 a named resource that is not a live registration of
  * the workspace. `registered` holds the named registrations found (any workspace).
  */
 export function decideCreateQuota(command: CreateQuota, registered: readonly Resource[], actor: Principal, now: Temporal.Instant): QuotaCreated {
   if (!(command.limit > 0) || !Number.isFinite(command.limit)) throw invalidRequest('limit must be greater than 0', '/body/limit');
   const timeZone = command.timeZone === undefined ? 'UTC' : canonicalTimeZone(command.timeZone);
   if (!timeZone) throw invalidRequest(`timeZone: unknown time zone "${command.timeZone}"`, '/body/timeZone');
+  const workspace = workspaceScope(actor, command.workspace, '/body/workspace');
   assertQuotaAdmin(actor);
-  const workspace = quotaWorkspace(actor, command.workspace, '/body/workspace');
   const resourceIds = command.resourceIds === undefined ? null : [...new Set(command.resourceIds)];
   for (const id of resourceIds ?? []) {
     const resource = registered.find((r) => r.id === id);

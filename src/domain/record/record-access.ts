@@ -1,4 +1,4 @@
-import type { Principal } from '../access/principal.js';
+import { isWorkspaceAdmin, type Principal } from '../access/principal.js';
 import { forbidden, invalidRequest } from '../domain-error.js';
 import type { RecordKind } from './record-kind.js';
 import type { Condition } from './record-query.js';
@@ -13,7 +13,7 @@ export type RecordScope = { workspace: string | null; visibleWhen?: Condition };
 export type RecordAccess = { read: (actor: Principal) => boolean; write: (actor: Principal) => boolean };
 
 /** Reads LV5+, writes LV2+. */
-export const deviceRecordAccess: RecordAccess = { read: () => true, write: (actor) => actor.level <= 2 };
+export const deviceRecordAccess: RecordAccess = { read: () => true, write: isWorkspaceAdmin };
 
 /**
  * LV1 acts in the workspace of the X-Workspace header, else its token's, else in every workspace.

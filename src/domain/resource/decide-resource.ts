@@ -1,7 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import { assertCanManageResource } from '../access/resource-access.js';
 import type { Principal } from '../access/principal.js';
-import { DomainError, forbidden, invalidRequest } from '../domain-error.js';
+import { DomainError, invalidRequest } from '../domain-error.js';
 import { validateAvailability } from './availability.js';
 import { defaultBookingPolicy, mergeBookingPolicy, type Availability, type BookingPolicyPatch, type Resource, type ResourceType } from './resource.js';
 import { evolveResource } from './evolve-resource.js';
@@ -46,6 +46,15 @@ function checkPolicy(policy: ReturnType<typeof mergeBookingPolicy>): void {
       throw invalidRequest(`${field} must be a whole number of minutes from 0 to ${maxBufferMinutes}`, `/bookingPolicy/${field}`);
     }
   }
+  if (!Array.isArray(policy.approvers) || !policy.approvers.every((approver) => typeof approver === 'string' && approver.length > 0)) {
+    throw invalidRequest('approvers must be a list of profile ids', '/bookingPolicy/approvers');
+  }
+  for (const field of ['approvalDeadlineMinutes', 'approvalReminderMinutes'] as const) {
+    const minutes = policy[field];
+    if (minutes !== null && (!Number.isInteger(minutes) || minutes < 0)) {
+      throw invalidRequest(`${field} must be a whole number of minutes, 0 or more, or null`, `/bookingPolicy/${field}`);
+    }
+  }
 }
 
 /** Registration; `registered` is a live registration of the same zone or device in the workspace. */
@@ -56,9 +65,6 @@ export function decideRegister(
   now: Temporal.Instant,
 ): ResourceRegistered {
   assertCanManageResource(actor, command.groupId ?? null);
-  if (actor.level !== 1 && command.workspace !== actor.workspace) {
-    throw forbidden('resources can be registered only in the workspace of the token');
-  }
   if (registered) {
     throw new DomainError('already_registered', `${command.resourceType} ${command.resourceId} is already registered in this workspace (resource ${registered.id})`);
   }

@@ -23,6 +23,12 @@ export type BookingPolicy = {
   /** Minutes a booking also holds before its start and after its end (contract §17, 0–1440). */
   bufferBeforeMinutes: number;
   bufferAfterMinutes: number;
+  /** Profile ids that decide the pending bookings besides LV1–LV3 (contract §24). */
+  approvers: string[];
+  /** A booking still pending this many minutes before its start is cancelled; null: at its start. */
+  approvalDeadlineMinutes: number | null;
+  /** booking.approval_reminder this many minutes after a pending booking was made; null: none. */
+  approvalReminderMinutes: number | null;
 };
 
 export type BookingPolicyPatch = Partial<Omit<BookingPolicy, 'cancellationPolicy'>> & {
@@ -40,6 +46,9 @@ export const defaultBookingPolicy: BookingPolicy = {
   gracePeriodMinutes: 15,
   bufferBeforeMinutes: 0,
   bufferAfterMinutes: 0,
+  approvers: [],
+  approvalDeadlineMinutes: null,
+  approvalReminderMinutes: null,
 };
 
 /** Field-by-field merge: what the patch names replaces, everything else stays. */

@@ -4,6 +4,7 @@ import type { CalendarFeedsTable } from './tables/calendar-feeds.table.js';
 import type { ApplicationsTable, ProjectsTable, PublishersTable, PurchasesTable } from './tables/catalog.table.js';
 import type { DevicesTable, ZonesTable } from './tables/device-records.table.js';
 import type { EventsTable, StreamsTable } from './tables/events.table.js';
+import type { ApprovalDelegationsTable } from './tables/approval-delegations.table.js';
 import type { QuotasTable } from './tables/quotas.table.js';
 import type { IdempotencyKeysTable } from './tables/idempotency-keys.table.js';
 import type { ProcessorCheckpointsTable } from './tables/processor-checkpoints.table.js';
@@ -36,6 +37,7 @@ export type DB = {
   zone_ancestry: ZoneAncestryTable;
   calendar_feeds: CalendarFeedsTable;
   quotas: QuotasTable;
+  approval_delegations: ApprovalDelegationsTable;
   blackouts: BlackoutsTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_limit_buckets: RateLimitBucketsTable;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Temporal } from 'temporal-polyfill';
-import { canSeeWorkspace, isAdmin, type Principal } from '../../domain/access/principal.js';
+import { canSeeWorkspace, isAdmin, isSystemAdmin, type Principal } from '../../domain/access/principal.js';
 import { canSeeBooking } from '../../domain/booking/booking-access.js';
 import type { BookingStatus } from '../../domain/booking/booking.js';
 import { utcText } from '../../domain/booking/booking-time.js';
@@ -38,7 +38,7 @@ export type ScheduleAnswer = { tag: string } & ({ notModified: true } | { notMod
 
 /** What canSeeBooking decides on: the SQL rendering applies the same rule. */
 const scheduleView = (actor: Principal): ScheduleView => ({
-  allWorkspaces: actor.level === 1,
+  allWorkspaces: isSystemAdmin(actor),
   workspace: actor.workspace,
   everyBooker: isAdmin(actor),
   sub: actor.sub,

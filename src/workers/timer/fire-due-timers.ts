@@ -1,3 +1,4 @@
+import { issueApprovalReminder } from '../../commands/approval/issue-approval-reminder.js';
 import type { CommandContext } from '../../commands/command-context.js';
 import { completeBooking, expirePendingBooking, issueReminder, markNoShow } from '../../commands/booking/system-moves.js';
 import { DomainError } from '../../domain/domain-error.js';
@@ -20,6 +21,7 @@ const moves: Record<TimerKind, (ctx: TimerContext, bookingId: string) => Promise
   no_show: markNoShow,
   complete: completeBooking,
   expire_pending: expirePendingBooking,
+  approval_reminder: issueApprovalReminder,
 };
 
 const timerKey = (timer: TimerRow) => ({ booking_id: timer.booking_id, kind: timer.kind, due_at: timer.due_at });

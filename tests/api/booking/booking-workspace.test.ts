@@ -60,19 +60,23 @@ describe('an LV1 token books in the workspace it names', function () {
     expect(nowhere.body.errors).to.deep.include({ path: '/body/workspace', message: 'workspace is required: the token carries none' });
   });
 
-  it('refuses a workspace named by any other level with 400, even its own, storing nothing', async () => {
+  it('refuses another workspace named by any other level with 400 naming workspace, storing nothing; its own is its own (CONTRACT §2)', async () => {
     for (const level of ['LV2', 'LV3', 'LV4'] as const) {
-      for (const workspace of [server.workspace, randomUUID()]) {
-        const res = await server.request('POST', '/booking/v1/bookings', {
-          token: server.token({ level, sub: `user-${level}` }),
-          body: bookingBody('named-room', '2027-01-07T09:00:00Z', '2027-01-07T10:00:00Z', { workspace }),
-        });
-        expect(res.status, `${level} ${JSON.stringify(res.body)}`).to.equal(400);
-        expect(res.body.errors[0].path).to.equal('/body/workspace');
-      }
+      const res = await server.request('POST', '/booking/v1/bookings', {
+        token: server.token({ level, sub: `user-${level}` }),
+        body: bookingBody('named-room', '2027-01-07T09:00:00Z', '2027-01-07T10:00:00Z', { workspace: randomUUID() }),
+      });
+      expect(res.status, `${level} ${JSON.stringify(res.body)}`).to.equal(400);
+      expect(res.body.errors[0].path).to.equal('/body/workspace');
     }
     const day = await server.request('GET', '/booking/v1/bookings?from=2027-01-07T00:00:00Z&to=2027-01-08T00:00:00Z');
     expect(day.body.total).to.equal(0);
+    const own = await server.request('POST', '/booking/v1/bookings', {
+      token: server.token({ level: 'LV4', sub: 'user-own' }),
+      body: bookingBody('named-room', '2027-01-07T09:00:00Z', '2027-01-07T10:00:00Z', { workspace: server.workspace.toUpperCase() }),
+    });
+    expect(own.status, JSON.stringify(own.body)).to.equal(201);
+    expect(own.body.workspace).to.equal(server.workspace);
   });
 
   it('refuses a workspace that is not a uuid', async () => {
@@ -83,7 +87,7 @@ describe('an LV1 token books in the workspace it names', function () {
     expect(res.status).to.equal(400);
   });
 
-  it('creates and previews a series in the named workspace, for LV1 only', async () => {
+  it('creates and previews a series in the named workspace; another level naming another workspace → 400', async () => {
     const preview = await server.request('POST', '/booking/v1/bookings/bulk?dryRun=true', { token: rootWithout, body: seriesBody('named-room', { workspace: server.workspace }) });
     expect(preview.status, JSON.stringify(preview.body)).to.equal(200);
     expect(preview.body.occurrences).to.have.length(3);
@@ -98,7 +102,7 @@ describe('an LV1 token books in the workspace it names', function () {
 
     const admin = server.token({ level: 'LV2', sub: 'admin' });
     for (const path of ['/booking/v1/bookings/bulk', '/booking/v1/bookings/bulk?dryRun=true']) {
-      const refused = await server.request('POST', path, { token: admin, body: seriesBody('named-room', { startTime: '2027-03-01T09:00:00Z', endTime: '2027-03-01T09:30:00Z', workspace: server.workspace }) });
+      const refused = await server.request('POST', path, { token: admin, body: seriesBody('named-room', { startTime: '2027-03-01T09:00:00Z', endTime: '2027-03-01T09:30:00Z', workspace: randomUUID() }) });
       expect(refused.status, `${path} ${JSON.stringify(refused.body)}`).to.equal(400);
       expect(refused.body.errors[0].path).to.equal('/body/workspace');
     }

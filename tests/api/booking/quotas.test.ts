@@ -87,7 +87,7 @@ describe('quotas over HTTP', function () {
       expect(theirs.status).to.equal(201);
       expect((await server.request('DELETE', `/booking/v1/quotas/${theirs.body.id}`, { token: admin })).status).to.equal(404);
       expect((await server.request('GET', '/booking/v1/quotas', { token: admin })).body.total).to.equal(0);
-      expect((await createQuota({ workspace: otherWorkspace, limit: 2, unit: 'bookings', per: 'day' })).status).to.equal(403);
+      expect((await createQuota({ workspace: otherWorkspace, limit: 2, unit: 'bookings', per: 'day' })).status).to.equal(400);
       const root = server.token({ level: 'LV1', sub: 'root' });
       const listed = await server.request('GET', `/booking/v1/quotas?workspace=${otherWorkspace}`, { token: root });
       expect(listed.body.data.map((q: { id: string }) => q.id)).to.deep.equal([theirs.body.id]);

@@ -41,6 +41,9 @@ describe('bookable resources over HTTP', () => {
         gracePeriodMinutes: 15,
         bufferBeforeMinutes: 0,
         bufferAfterMinutes: 0,
+        approvers: [],
+        approvalDeadlineMinutes: null,
+        approvalReminderMinutes: null,
       });
       expect(res.body.createdAt).to.match(/Z$/);
       const read = await server.request('GET', `${resources}/${res.body.id}`);
@@ -115,9 +118,9 @@ describe('bookable resources over HTTP', () => {
       });
     }
 
-    it('refuses registration into another workspace with 403, except for LV1', async () => {
+    it('refuses registration into another workspace with 400 naming workspace (CONTRACT §2), except for LV1', async () => {
       const other = randomUUID();
-      expect((await register({ workspace: other })).status).to.equal(403);
+      expect((await register({ workspace: other })).status).to.equal(400);
       await seedZone(server.database.db, other, 'lv1-zone');
       const res = await server.request('POST', resources, {
         body: { resourceType: 'zone', resourceId: 'lv1-zone', workspace: other },
@@ -171,7 +174,7 @@ describe('bookable resources over HTTP', () => {
         expect((await own.request('GET', `${resources}?limit=101`)).status).to.equal(400);
         expect((await own.request('GET', `${resources}?page=0`)).status).to.equal(400);
         const foreign = await own.request('GET', `${resources}?workspace=${randomUUID()}`);
-        expect(foreign.body.total).to.equal(3, 'non-LV1 callers always list their own workspace');
+        expect(foreign.status).to.equal(400, 'a non-LV1 caller naming another workspace (CONTRACT §2)');
       } finally {
         await own.stop();
       }

@@ -45,15 +45,23 @@ describe('automatic completion', () => {
 
 describe('expiry of a pending booking', () => {
   it('still pending at its start → cancelled by the system, "not confirmed before start"', () => {
-    const [event] = decideExpiry(booking({ status: 'pending' }), at('2027-01-05T09:00:00Z'));
+    const [event] = decideExpiry(booking({ status: 'pending' }), resource(), at('2027-01-05T09:00:00Z'));
     expect(event!.type).to.equal('BookingCancelled');
     expect(event!.data.booking).to.include({ status: 'cancelled', cancelledBy: 'system', reason: 'not confirmed before start', cancelledAt: '2027-01-05T09:00:00Z' });
   });
 
   it('changes nothing before the start or once confirmed or cancelled', () => {
-    given(booking({ status: 'pending' })).when((x) => decideExpiry(x, at('2027-01-05T08:59:59Z'))).thenNothing();
-    given(booking({ status: 'confirmed' })).when((x) => decideExpiry(x, at('2027-01-05T09:00:00Z'))).thenNothing();
-    given(booking({ status: 'cancelled' })).when((x) => decideExpiry(x, at('2027-01-05T09:00:00Z'))).thenNothing();
+    given(booking({ status: 'pending' })).when((x) => decideExpiry(x, resource(), at('2027-01-05T08:59:59Z'))).thenNothing();
+    given(booking({ status: 'confirmed' })).when((x) => decideExpiry(x, resource(), at('2027-01-05T09:00:00Z'))).thenNothing();
+    given(booking({ status: 'cancelled' })).when((x) => decideExpiry(x, resource(), at('2027-01-05T09:00:00Z'))).thenNothing();
+  });
+
+  it('with an approvalDeadlineMinutes: still pending that many minutes before its start → cancelled, "not approved in time"', () => {
+    const policy = resource({ approvalDeadlineMinutes: 60 });
+    given(booking({ status: 'pending' })).when((x) => decideExpiry(x, policy, at('2027-01-05T07:59:59Z'))).thenNothing();
+    const [event] = decideExpiry(booking({ status: 'pending' }), policy, at('2027-01-05T08:00:00Z'));
+    expect(event!.data.booking).to.include({ status: 'cancelled', cancelledBy: 'system', reason: 'not approved in time' });
+    given(booking({ status: 'confirmed' })).when((x) => decideExpiry(x, policy, at('2027-01-05T08:30:00Z'))).thenNothing();
   });
 });
 

@@ -32,9 +32,9 @@ describe('deciding a quota', () => {
     expect(zone.details.errors![0]!.path).to.equal('/body/timeZone');
   });
 
-  it('only LV1 and LV2 set quotas; LV2 only in its own workspace', () => {
+  it('only LV1 and LV2 set quotas; LV2 naming another workspace answers 400 (CONTRACT §2)', () => {
     for (const level of [3, 4, 5] as const) given(null).when(() => decideCreateQuota(command(), [], actor(level), now)).thenThrows('forbidden');
-    given(null).when(() => decideCreateQuota(command({ workspace: otherWorkspace }), [], admin, now)).thenThrows('forbidden');
+    given(null).when(() => decideCreateQuota(command({ workspace: otherWorkspace }), [], admin, now)).thenThrows('invalid_request');
     expect(decideCreateQuota(command({ workspace: otherWorkspace }), [], actor(1, 'root', { workspace: null }), now).data.quota.workspace).to.equal(otherWorkspace);
   });
 

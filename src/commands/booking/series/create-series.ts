@@ -2,7 +2,7 @@ import type { Principal } from '../../../domain/access/principal.js';
 import type { Booking } from '../../../domain/booking/booking.js';
 import type { BookingCreated } from '../../../domain/booking/booking-events.js';
 import { decideCreateSeries } from '../../../domain/booking/series/decide-create-series.js';
-import { bookingWorkspace } from '../../../domain/booking/booking-workspace.js';
+import { workspaceScope } from '../../../domain/access/workspace-scope.js';
 import { resourceStreamId } from '../../../domain/resource/resource.js';
 import { findRegistration } from '../../../projections/resource/resource-queries.js';
 import type { CommandContext } from '../../command-context.js';
@@ -19,7 +19,7 @@ export async function createSeries(ctx: CommandContext, actor: Principal, input:
   const command = createSeriesCommand(input);
   // One clock reading: the load and every retry expand the same occurrences the decision checks.
   const now = ctx.now();
-  const registered = await findRegistration(ctx.db, bookingWorkspace(actor, input.workspace), input.resourceType, input.resourceId);
+  const registered = await findRegistration(ctx.db, workspaceScope(actor, input.workspace, '/body/workspace'), input.resourceType, input.resourceId);
   // Without a registration there is no stream: the decision refuses on a state without resource (400, 403, then 404).
   const { events } = await handleCommand(ctx, registered && resourceStreamId(registered.id), {
     load: async (db) => (registered ? loadCreateSeriesState(db, registered.id, actor, command, now) : unregisteredSeries),

@@ -8,6 +8,7 @@ import { countActiveBookingsOfBooker, findActiveOverlappingAny } from '../../../
 import { findBlackoutsOverlappingAny } from '../../../projections/blackout/blackout-queries.js';
 import { findResource } from '../../../projections/resource/resource-queries.js';
 import { findQuotaLedger } from '../../../projections/quota/quota-queries.js';
+import { findDelegationsOf } from '../../../projections/approval/approval-delegation-queries.js';
 
 /** The state of a series asked on a resource that is not registered: nothing to book on. */
 export const unregisteredSeries: CreateSeriesState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, blackouts: [] };
@@ -18,11 +19,14 @@ export async function loadCreateSeriesState(db: Executor, resourceId: string, ac
   const limit = resource?.bookingPolicy.maxBookingsPerUser ?? null;
   const slots = seriesSlots(command, resource, actor, now);
   const booker = namedBookerId(command, actor);
-  const [overlapping, activeBookingsOfBooker, quotaLedger, blackouts] = await Promise.all([
+  // The approvers' delegations only when pending occurrences will name them (contract §24).
+  const approvers = resource && !resource.bookingPolicy.autoConfirm ? resource.bookingPolicy.approvers : [];
+  const [overlapping, activeBookingsOfBooker, quotaLedger, blackouts, delegations] = await Promise.all([
     findActiveOverlappingAny(db, resourceId, occupiedRangesOf(slots, resource)),
     limit === null ? 0 : countActiveBookingsOfBooker(db, resourceId, booker, limit),
     resource && slots.length > 0 ? findQuotaLedger(db, resource.workspace, booker, slots.map((slot) => slot.start)) : undefined,
     resource ? findBlackoutsOverlappingAny(db, resource.workspace, slots) : [],
+    findDelegationsOf(db, approvers, new Date(now.epochMilliseconds)),
   ]);
-  return { resource, overlapping, activeBookingsOfBooker, quotaLedger, blackouts };
+  return { resource, overlapping, activeBookingsOfBooker, quotaLedger, blackouts, delegations };
 }

@@ -1,4 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
+import type { ApprovalDelegation } from '../../approval/approval-delegation.js';
+import { bookingCreated } from '../../approval/pending-approvers.js';
 import type { Principal } from '../../access/principal.js';
 import type { PolicyRefusal } from '../create-refusal.js';
 import type { Blackout } from '../../blackout/blackout.js';
@@ -48,6 +50,8 @@ export type CreateSeriesState = {
   quotaLedger?: QuotaLedger;
   /** Blackouts of the workspace that may overlap an occurrence. */
   blackouts: readonly Blackout[];
+  /** Delegations given by the resource's approvers, named on pending occurrences' creations (contract §24). */
+  delegations?: readonly ApprovalDelegation[];
 };
 
 type AdmittedSeries = { resource: Resource; timeZone: string; occurrences: Occurrence[]; booker: Booker };
@@ -130,5 +134,5 @@ export function decideCreateSeries(command: CreateSeries, state: CreateSeriesSta
   const children = occurrences.map(
     ({ start, end }): Booking => ({ ...newBooking({ ...booked, id: command.newId(), startTime: start, endTime: end }), recurrenceParentId: parent.id }),
   );
-  return [parent, ...children].map((booking) => ({ type: 'BookingCreated', data: { booking, by: actor.sub, at: booking.createdAt } }));
+  return [parent, ...children].map((booking) => bookingCreated(booking, actor.sub, resource, state.delegations ?? [], now));
 }

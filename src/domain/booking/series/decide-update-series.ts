@@ -1,4 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
+import { bookingCreated } from '../../approval/pending-approvers.js';
 import type { Principal } from '../../access/principal.js';
 import type { Blackout } from '../../blackout/blackout.js';
 import { DomainError, forbidden, invalidRequest, invalidTransition, policyViolation } from '../../domain-error.js';
@@ -220,9 +221,10 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
     ...plan.dropped.map((b) => cancelled(b, actor.sub, now, seriesChangedReason)),
     ...[...moves].sort(moveOrder).map((k) => rescheduled(k.booking, movedBooking(k), actor.sub, at)),
     ...renamed.map((k) => rescheduled(k.booking, { ...k.booking, title, updatedAt: at }, actor.sub, at)),
+    // New occurrences name their approvers, without delegates: the update reads none (contract §24).
     ...plan.created.map((slot): BookingCreated => {
       const booking: Booking = { ...newBooking({ ...booked, id: command.newId(), startTime: slot.start, endTime: slot.end }), recurrenceParentId: parent.id };
-      return { type: 'BookingCreated', data: { booking, by: actor.sub, at } };
+      return bookingCreated(booking, actor.sub, resource, [], now);
     }),
   ];
 }

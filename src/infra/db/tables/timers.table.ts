@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 
-export type TimerKind = 'reminder' | 'no_show' | 'complete' | 'expire_pending';
+/** approval_reminder: booking.approval_reminder of a booking still pending (contract §24). */
+export type TimerKind = 'reminder' | 'no_show' | 'complete' | 'expire_pending' | 'approval_reminder';
 
 export type TimersTable = {
   booking_id: string;
