@@ -116,6 +116,19 @@ describe('bundles over HTTP (contract §22)', function () {
       expect(res.body).to.include({ policy: 'maxDurationMinutes', item: 2 });
     });
 
+    it('422 quota when the items together pass a quota of the booker that each alone would not', async () => {
+      const [a, b] = [await freshZone(), await freshZone()];
+      const quota = await server.request('POST', '/booking/v1/quotas', { body: { limit: 1, unit: 'bookings', per: 'day' }, token: admin });
+      expect(quota.status, JSON.stringify(quota.body)).to.equal(201);
+      try {
+        const res = await storesNothing(() => createBundle([a, b], { startTime: '2027-01-06T09:00:00Z', endTime: '2027-01-06T10:00:00Z' }));
+        expect(res.status, JSON.stringify(res.body)).to.equal(422);
+        expect(res.body).to.include({ policy: 'quota', item: 1 });
+      } finally {
+        await server.request('DELETE', `/booking/v1/quotas/${quota.body.id}`, { token: admin });
+      }
+    });
+
     it('409 with the conflicts of every item', async () => {
       const [a, b, c] = [await freshZone(), await freshZone(), await freshZone()];
       const inA = (await server.request('POST', '/booking/v1/bookings', { body: bookingBody(a, at.startTime, at.endTime), token: bob })).body;
