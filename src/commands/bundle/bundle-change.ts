@@ -1,16 +1,16 @@
+import type { Transaction } from 'kysely';
 import type { Booking } from '../../domain/booking/booking.js';
 import type { BookingEvent } from '../../domain/booking/booking-events.js';
 import type { BookingMoveState } from '../../domain/booking/booking-move-state.js';
+import type { DomainError } from '../../domain/domain-error.js';
 import { resourceStreamId } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
+import type { DB } from '../../infra/db/schema.js';
 import type { InTransaction } from '../../infra/event-store/event-store.js';
 import { findBookedResource } from '../../projections/booking/booking-queries.js';
 import { findBundleBookings } from '../../projections/booking/bundle-queries.js';
-import type { Transaction } from 'kysely';
-import type { DB } from '../../infra/db/schema.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommandOnStreams, type AppendFailure } from '../handle-command.js';
-import type { DomainError } from '../../domain/domain-error.js';
 import { bundlesNeedOneTransaction, type Bundle } from './create-bundle.js';
 
 export type BundleChange<State extends BookingMoveState> = {
@@ -42,6 +42,6 @@ export async function handleBundleChange<State extends BookingMoveState>(ctx: Co
     },
     onConstraintViolation: change.onConstraintViolation,
   });
-  const changed = new Map(events.map((e) => [(e.data as { booking: Booking }).booking.id, (e.data as { booking: Booking }).booking]));
+  const changed = new Map(events.map((e) => (e.data as BookingEvent['data']).booking).map((b) => [b.id, b]));
   return { id: bundleId, bookings: state.map((s) => changed.get(s.booking!.id) ?? s.booking!) };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../domain/access/principal.js';
 import { workspaceScope } from '../../domain/access/workspace-scope.js';
 import type { Booking } from '../../domain/booking/booking.js';
+import type { BookingCreated } from '../../domain/booking/booking-events.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import { namedBookerId } from '../../domain/booking/booker.js';
 import { assertBundleItems, decideCreateBundle, type BundleItem, type CreateBundle } from '../../domain/bundle/decide-create-bundle.js';
@@ -52,7 +53,7 @@ export async function createBundle(ctx: CommandContext, actor: Principal, input:
   const booker = namedBookerId(command, actor);
   const holds = input.items.map(() => quotaGuardOfBooking(workspace, booker, command.startTime));
   let found: (FoundRegistration | null)[] = [];
-  const { events } = await handleCommandOnStreams<QuotaBoundState[], ReturnType<typeof decideCreateBundle>[number]>(ctx, {
+  const { events } = await handleCommandOnStreams<QuotaBoundState[], BookingCreated>(ctx, {
     needsOneTransaction: bundlesNeedOneTransaction,
     async streamIds(db) {
       found = await Promise.all(input.items.map((item) => findRegisteredResourceId(db, { workspace, resourceType: item.resourceType, resourceId: item.resourceId }, { fresh: true })));
@@ -65,5 +66,5 @@ export async function createBundle(ctx: CommandContext, actor: Principal, input:
     },
     onConstraintViolation: quotaOrOverlapMeansRetry,
   });
-  return { id: command.id, bookings: events.map((e) => (e.data as { booking: Booking }).booking).sort((a, b) => (a.id < b.id ? -1 : 1)) };
+  return { id: command.id, bookings: events.map((e) => (e.data as BookingCreated['data']).booking).sort((a, b) => (a.id < b.id ? -1 : 1)) };
 }
