@@ -50,8 +50,8 @@ module.exports = {
     layer(
       'workers',
       ['api'],
-      'Workers run without the HTTP layer; of the root files they know the services they are handed and the store wiring npm run archive appends through.',
-      '^src/(?!services\\.ts$|open-event-store\\.ts$)[^/]+\\.ts$',
+      'Workers run without the HTTP layer; of the root files they know only the services they are handed.',
+      '^src/(?!services\\.ts$)[^/]+\\.ts$',
     ),
     layer('api', ['workers'], 'The HTTP layer runs beside the workers, never through them; of the root files it knows only the services it is handed.', '^src/(?!services\\.ts$)[^/]+\\.ts$'),
     {

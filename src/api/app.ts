@@ -17,6 +17,7 @@ import { seriesRouter } from './booking/series-router.js';
 import { utilizationRouter } from './booking/utilization-router.js';
 import { webhooksRouter } from './booking/webhooks-router.js';
 import { blackoutsRouter } from './booking/blackouts-router.js';
+import { bundlesRouter } from './booking/bundles-router.js';
 import { catalogRouter } from './catalog/catalog-router.js';
 import { closeConnectionsWhileDraining, type Draining } from './draining.js';
 import { healthRouter } from './health-router.js';
@@ -89,6 +90,7 @@ export function createApp(services: Services, draining?: Draining): Express {
   app.use('/booking/v1/approvals', approvalsRouter(services));
   app.use('/booking/v1/approval-delegations', approvalDelegationsRouter(services));
   app.use('/booking/v1/blackouts', blackoutsRouter(services));
+  app.use('/booking/v1/bundles', bundlesRouter(services));
   app.use('/booking/v1/analytics', utilizationRouter(services));
 
   app.use(openApiDocsRouter(deviceArea));

@@ -3,7 +3,8 @@ import type { Transaction } from 'kysely';
 import { DomainError } from '../domain/domain-error.js';
 import type { Executor } from '../infra/db/database.js';
 import type { DB } from '../infra/db/schema.js';
-import type { EventOf, EventStore, InTransaction, RecordedEvent, StreamTurn } from '../infra/event-store/event-store.js';
+import type { AppendInTransaction, EventOf, EventStore, InTransaction, RecordedEvent, StreamTurn } from '../infra/event-store/event-store.js';
+import { lockStreamRows } from '../infra/event-store/lock-stream-rows.js';
 import { WrongExpectedRevisionError } from '../infra/event-store/wrong-expected-revision-error.js';
 import type { CommandContext } from './command-context.js';
 import { withStreamLock } from './with-stream-lock.js';
@@ -89,6 +90,112 @@ async function decideWithoutStream<State, Event extends EventOf>(ctx: CommandCon
   return { state, events: [] };
 }
 
+/** The events a decision over several streams appends to one of them. */
+export type StreamEvents<Event extends EventOf> = { streamId: string; events: Event[] };
+
+/**
+ * A command over several streams (a blackout and the bookings it cancels, a bundle's bookings):
+ * one decision, its appends to every stream in one transaction, each expecting its own revision.
+ */
+export type StreamsCommandSpec<State, Event extends EventOf> = {
+  /** The streams the decision stands on (read first, before the state): every stream it may append to. */
+  streamIds: (db: Executor) => Promise<readonly string[]>;
+  load: (db: Executor) => Promise<State>;
+  /** Pure decision: the events per stream, none when nothing changes; throws DomainError to refuse. */
+  decide: (state: State) => StreamEvents<Event>[];
+  /** As CommandSpec's. */
+  onConstraintViolation?: (error: AppendFailure) => DomainError | 'retry' | undefined;
+  /** Checks and locks in the appends' transaction, before them; throwing rolls back every append. */
+  inTransaction?: (trx: Transaction<DB>, state: State) => Promise<void>;
+  /** Why a store without transactions over several streams (EventStoreDB) refuses the command: 503. */
+  needsOneTransaction: string;
+};
+
+export type StreamsCommandResult<State> = { state: State; events: RecordedEvent[] };
+
+/** The decision's appends, each expecting the revision its stream had when the decision's state was read. */
+async function appendDecided<State, Event extends EventOf>(
+  trx: Transaction<DB>,
+  append: AppendInTransaction,
+  spec: StreamsCommandSpec<State, Event>,
+  state: State,
+  decided: readonly StreamEvents<Event>[],
+  revisions: ReadonlyMap<string, number | null>,
+): Promise<RecordedEvent[]> {
+  await spec.inTransaction?.(trx, state);
+  const recorded: RecordedEvent[] = [];
+  for (const { streamId, events } of [...decided].sort((a, b) => (a.streamId < b.streamId ? -1 : 1))) {
+    if (!revisions.has(streamId)) throw new Error(`a decision appended to ${streamId}, which it did not read`);
+    recorded.push(...(await append(streamId, events, revisions.get(streamId) ?? 'no_stream')));
+  }
+  return recorded;
+}
+
+const decidedEvents = <Event extends EventOf>(decided: readonly StreamEvents<Event>[]) => decided.filter((d) => d.events.length > 0);
+
+/** One optimistic attempt over several streams: their revisions, then the state, read on the pool; the appends in one transaction. */
+async function attemptStreamsOptimistically<State, Event extends EventOf>(
+  ctx: CommandContext,
+  appendInOneTransaction: NonNullable<EventStore<Transaction<DB>>['appendInOneTransaction']>,
+  spec: StreamsCommandSpec<State, Event>,
+): Promise<StreamsCommandResult<State>> {
+  const streamIds = await spec.streamIds(ctx.db);
+  const revisions = new Map(await Promise.all(streamIds.map(async (id) => [id, await ctx.eventStore.readStreamRevision(id)] as const)));
+  const state = await spec.load(ctx.db);
+  const decided = decidedEvents(spec.decide(state));
+  if (decided.length === 0) return { state, events: [] };
+  const events = await appendInOneTransaction((trx, append) => appendDecided(trx, append, spec, state, decided, revisions));
+  return { state, events };
+}
+
+/** One attempt in the streams' turn: their rows locked in id order, the state read and the appends made in that transaction. */
+function attemptStreamsInTurn<State, Event extends EventOf>(
+  appendInOneTransaction: NonNullable<EventStore<Transaction<DB>>['appendInOneTransaction']>,
+  spec: StreamsCommandSpec<State, Event>,
+): Promise<StreamsCommandResult<State>> {
+  return appendInOneTransaction(async (trx, append) => {
+    const streamIds = await spec.streamIds(trx);
+    const locked = await lockStreamRows(trx, streamIds);
+    const revisions = new Map(streamIds.map((id) => [id, locked.get(id) ?? null]));
+    const state = await spec.load(trx);
+    const decided = decidedEvents(spec.decide(state));
+    if (decided.length === 0) return { state, events: [] };
+    return { state, events: await appendDecided(trx, append, spec, state, decided, revisions) };
+  });
+}
+
+/**
+ * A deadlock PostgreSQL broke by rolling this transaction back: writers over several streams (a
+ * bundle, a blackout) and single writers take rows and advisory locks in orders that may cross.
+ * Nothing was written; deciding again is safe.
+ */
+const isDeadlock = (error: unknown) => (error as AppendFailure | null)?.code === '40P01';
+
+/**
+ * Runs attempts until one stands: an attempt refused by a moved revision or a deadlock, or by a constraint the
+ * command's verdict calls 'retry', is made again (in turn where the store offers turns, else after
+ * a random pause); a DomainError verdict answers the client; after maxAttempts, 503.
+ */
+async function untilOneStands<T>(
+  what: string,
+  onConstraintViolation: ((error: AppendFailure) => DomainError | 'retry' | undefined) | undefined,
+  turns: boolean,
+  attempt: (inTurn: boolean) => Promise<T>,
+): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt(n > 1 && turns);
+    } catch (error) {
+      const verdict = error instanceof WrongExpectedRevisionError || isDeadlock(error) ? 'retry' : onConstraintViolation?.(error as AppendFailure);
+      if (verdict instanceof DomainError) throw verdict;
+      if (verdict !== 'retry') throw error;
+      if (n >= maxAttempts) throw new DomainError('dependency_unavailable', `too many concurrent changes to ${what}; try again`);
+      // A turn waits in PostgreSQL's queue: no pause before it.
+      if (!turns) await sleep(Math.random() * Math.min(100, 2 ** n));
+    }
+  }
+}
+
 /**
  * The one command-handling loop of every area: 1. read the stream revision, 2. load the state
  * (or both in one statement), 3. decide, 4. append expecting that revision (the store runs its projections in the append's
@@ -103,7 +210,8 @@ async function decideWithoutStream<State, Event extends EventOf>(ctx: CommandCon
  * nodes, and each decides on what the previous one committed, so a valid write converges instead
  * of losing race after race until its retries run out (contract §19). Elsewhere (EventStoreDB,
  * PROJECTIONS=async) the retries stay optimistic, with a random pause. A null stream is a target
- * that has none: steps 2 and 3 alone (decideWithoutStream).
+ * that has none: steps 2 and 3 alone (decideWithoutStream). Over several streams, see
+ * handleCommandOnStreams: the same loop (untilOneStands).
  */
 export async function handleCommand<State, Event extends EventOf>(
   ctx: CommandContext,
@@ -112,20 +220,25 @@ export async function handleCommand<State, Event extends EventOf>(
 ): Promise<CommandResult<State, Event>> {
   if (streamId === null) return decideWithoutStream(ctx, spec);
   const inTurn = ctx.eventStore.projectsAfterCommit ? undefined : ctx.eventStore.inTurn?.bind(ctx.eventStore);
-  return withStreamLock(streamId, async () => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return attempt > 1 && inTurn ? await attemptInTurn(inTurn, streamId, spec) : await attemptOptimistically(ctx, streamId, spec);
-      } catch (error) {
-        const verdict = error instanceof WrongExpectedRevisionError ? 'retry' : spec.onConstraintViolation?.(error as AppendFailure);
-        if (verdict instanceof DomainError) throw verdict;
-        if (verdict !== 'retry') throw error;
-        if (attempt >= maxAttempts) {
-          throw new DomainError('dependency_unavailable', `too many concurrent changes to ${streamId}; try again`);
-        }
-        // A turn waits in PostgreSQL's queue: no pause before it.
-        if (!inTurn) await sleep(Math.random() * Math.min(100, 2 ** attempt));
-      }
-    }
-  });
+  return withStreamLock(streamId, () =>
+    untilOneStands(streamId, spec.onConstraintViolation, inTurn !== undefined, (turn) =>
+      turn && inTurn ? attemptInTurn(inTurn, streamId, spec) : attemptOptimistically(ctx, streamId, spec),
+    ),
+  );
+}
+
+/**
+ * The loop over several streams: 1. read each stream's revision, 2. load the state, 3. decide once,
+ * 4. append to every stream in one transaction, each expecting its revision; any mismatch (or a
+ * constraint whose verdict is 'retry') rolls back every append and the decision is taken again,
+ * in turn (the streams' rows locked in id order) where the store offers turns. A store without
+ * transactions over several streams (EventStoreDB) refuses with 503 (`needsOneTransaction`).
+ */
+export async function handleCommandOnStreams<State, Event extends EventOf>(ctx: CommandContext, spec: StreamsCommandSpec<State, Event>): Promise<StreamsCommandResult<State>> {
+  const appendInOneTransaction = ctx.eventStore.appendInOneTransaction?.bind(ctx.eventStore);
+  if (!appendInOneTransaction) throw new DomainError('dependency_unavailable', spec.needsOneTransaction);
+  const turns = !ctx.eventStore.projectsAfterCommit && ctx.eventStore.inTurn !== undefined;
+  return untilOneStands('these streams', spec.onConstraintViolation, turns, (turn) =>
+    turn ? attemptStreamsInTurn(appendInOneTransaction, spec) : attemptStreamsOptimistically(ctx, appendInOneTransaction, spec),
+  );
 }

@@ -12,7 +12,8 @@ export type DomainErrorCode =
   | 'record_conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
-  | 'dependency_unavailable';
+  | 'dependency_unavailable'
+  | 'bundle_member';
 
 export type BookingConflict = { bookingId: string; startTime: string; endTime: string };
 
@@ -25,6 +26,8 @@ export type DomainErrorDetails = {
   conflicts?: BookingConflict[];
   /** The quota a booking would exceed, for policy_violation `quota`. */
   quotaId?: string;
+  /** The 0-based index of the bundle item refused (contract §22), for not_found and policy_violation of a bundle. */
+  item?: number;
   /** Field-level problems, for invalid_request. */
   errors?: { path: string; message: string }[];
 };

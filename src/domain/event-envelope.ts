@@ -72,6 +72,8 @@ function bookingEventBody(event: { type: string; data: Record<string, unknown> }
       workspace: booking.workspace,
       isSeriesParent: booking.isSeriesParent,
       recurrenceParentId: booking.recurrenceParentId,
+      // Events written before bundles carry none: the booking is in none.
+      bundleId: booking.bundleId ?? null,
       ...extrasOf(event),
     },
   };

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { DatabaseConfig } from '../infra/config.js';
 import { createSessionClient } from '../infra/db/create-session-client.js';
+import { workerLockKey } from '../infra/db/lock-keys.js';
 import type { ExclusiveLock } from './exclusive-lock.js';
 
 /** How long the lock's session may take to answer before it counts as lost. */
@@ -14,7 +15,7 @@ const sessionTimeoutMs = 5_000;
  * instance stands by until it takes the lock again.
  */
 export function createAdvisoryLock(config: Extract<DatabaseConfig, { kind: 'postgres' }>, name: string): ExclusiveLock {
-  const key = `workspace-booking:${name}`;
+  const key = workerLockKey(name);
   let client: pg.Client | undefined;
   let held = false;
 

@@ -72,6 +72,10 @@ const EXPECTED: Record<string, string[]> = {
   '/booking/v1/blackouts/{id}': ['delete'],
   // contract §13
   '/booking/v1/bookings/{id}/history': ['get'],
+  // contract §22
+  '/booking/v1/bundles': ['post'],
+  '/booking/v1/bundles/{id}': ['get', 'patch'],
+  '/booking/v1/bundles/{id}/cancel': ['patch'],
   '/booking/v1/resources/{id}/history': ['get'],
   '/booking/v1/events': ['get'],
   // contract §16
@@ -210,7 +214,7 @@ describe('openapi/booking.yaml', () => {
       'id', 'bookableResourceId', 'isSeriesParent', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'createdBy', 'title',
       'startTime', 'endTime', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'status', 'recurrenceRule', 'recurrenceParentId', 'exceptionOf',
       'confirmedBy', 'confirmedAt', 'cancelledBy', 'cancelledAt', 'reason', 'checkedInAt',
-      'checkedOutAt', 'createdAt', 'updatedAt', 'archivedAt',
+      'checkedOutAt', 'createdAt', 'updatedAt', 'archivedAt', 'bundleId',
     ]);
     for (const list of ['ResourceList', 'BookingList', 'DeadLetterList']) {
       const required = ((schemas[list]?.allOf as Json[]) ?? []).flatMap((s) => (s.required as string[]) ?? []);

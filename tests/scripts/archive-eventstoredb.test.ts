@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { openEventStore } from '../../src/open-event-store.js';
 import { runArchiveScript } from '../../src/workers/retention/run-archive-script.js';
 import { bookingBody, registerZone, setClock } from '../api/booking/booking-api.js';
 import { collected } from '../support/collected-stream.js';
@@ -9,7 +10,7 @@ import type { TestServer } from '../support/test-server.js';
 async function archive(server: TestServer, args: string[]) {
   const [stdout, stderr] = [collected(), collected()];
   const env = { ...server.database.env, ...stubbedEventStoreDbEnv };
-  const code = await runArchiveScript(args, { env, stdout: stdout.stream, stderr: stderr.stream }, server.database.isServer ? undefined : server.database.db);
+  const code = await runArchiveScript(args, { env, stdout: stdout.stream, stderr: stderr.stream, openStore: openEventStore }, server.database.isServer ? undefined : server.database.db);
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 

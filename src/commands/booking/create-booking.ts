@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../domain/access/principal.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import { namedBookerId } from '../../domain/booking/booker.js';
 import { workspaceScope } from '../../domain/access/workspace-scope.js';
-import { decideCreateBooking, type CreateBooking, type CreateBookingState } from '../../domain/booking/decide-create-booking.js';
+import { decideCreateBooking, type ApproverDelegations, type CreateBooking, type CreateBookingState } from '../../domain/booking/decide-create-booking.js';
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
 import { findBookingCreateState } from '../../projections/booking/booking-queries.js';
 import { findRegisteredResourceId, type FoundRegistration } from '../../projections/resource/find-registered-resource-id.js';
+import type { Executor } from '../../infra/db/database.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 import { quotaGuardOfBooking } from './quota-guard-of-booking.js';
@@ -30,9 +32,33 @@ export type CreateBookingInput = {
 };
 
 /** The fingerprint of the booker's usage the decision saw, when a quota applies (null: none applies). */
-type QuotaBoundState = CreateBookingState & { quotaSeen: string | null };
+export type QuotaBoundState = CreateBookingState & ApproverDelegations & { quotaSeen: string | null };
 
 const unregistered: QuotaBoundState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [], quotaSeen: null };
+
+/**
+ * Only what a create's decision needs (the resource, the active bookings in the way, the booker's
+ * count and quota usage), read with the stream's revision in one round trip (and the approvers'
+ * delegations of a resource that asks for approval); the state without
+ * resource for an unregistered one.
+ */
+export async function findCreateState(
+  db: Executor,
+  found: FoundRegistration | null,
+  booker: string,
+  { startTime, endTime }: { startTime: Temporal.Instant; endTime: Temporal.Instant },
+  now: Temporal.Instant,
+): Promise<{ revision: number | null; state: QuotaBoundState }> {
+  if (!found) return { revision: null, state: unregistered };
+  const { streamRevision, workspaceQuotas, quotaBookings, ...state } = await findBookingCreateState(db, resourceStreamId(found.id), found.id, booker, startTime, endTime);
+  const { resource } = state;
+  const applying = resource && quotaBookings ? workspaceQuotas.filter((quota) => quotaMatches(quota, resource)) : [];
+  const quotas = applying.length === 0 ? [] : quotaUsagesAt(applying, quotaBookings!.counted, startTime);
+  // Read only when a pending booking will name its approvers' delegates (contract §24).
+  const approvers = resource && !resource.bookingPolicy.autoConfirm ? resource.bookingPolicy.approvers : [];
+  const delegations = await findDelegationsOf(db, approvers, new Date(now.epochMilliseconds));
+  return { revision: streamRevision, state: { ...state, quotas, quotaSeen: applying.length === 0 ? null : quotaBookings!.seen, delegations } };
+}
 
 /**
  * Books on the registration's stream. Without a registration there is no stream: the decision
@@ -50,19 +76,7 @@ async function book(ctx: CommandContext, actor: Principal, command: CreateBookin
   // Quotas count for the booker, who may be another user than the actor (booking on behalf).
   const quotaGuard = quotaGuardOfBooking(workspace, booker, command.startTime);
   const { events } = await handleCommand(ctx, found && resourceStreamId(found.id), {
-    // Only what the decision needs (the resource, the active bookings in the way, the booker's
-    // count and quota usage), read with the stream's revision in one round trip.
-    loadWithRevision: async (db) => {
-      if (!found) return { revision: null, state: unregistered };
-      const { streamRevision, workspaceQuotas, quotaBookings, ...state } = await findBookingCreateState(db, resourceStreamId(found.id), found.id, booker, command.startTime, command.endTime);
-      const { resource } = state;
-      const applying = resource && quotaBookings ? workspaceQuotas.filter((quota) => quotaMatches(quota, resource)) : [];
-      const quotas = applying.length === 0 ? [] : quotaUsagesAt(applying, quotaBookings!.counted, command.startTime);
-      // Read only when a pending booking will name its approvers' delegates (contract §24).
-      const approvers = resource && !resource.bookingPolicy.autoConfirm ? resource.bookingPolicy.approvers : [];
-      const delegations = await findDelegationsOf(db, approvers, new Date(ctx.now().epochMilliseconds));
-      return { revision: streamRevision, state: { ...state, quotas, quotaSeen: applying.length === 0 ? null : quotaBookings!.seen, delegations } };
-    },
+    loadWithRevision: (db) => findCreateState(db, found, booker, command, ctx.now()),
     decide: (state) => {
       if (found?.remembered && !state.resource) return [];
       const created = decideCreateBooking(command, state, actor, ctx.now());

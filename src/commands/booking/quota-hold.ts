@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import { quotaLockKey } from '../../infra/db/lock-keys.js';
 import type { DB } from '../../infra/db/schema.js';
 import type { InTransaction } from '../../infra/event-store/event-store.js';
 import { overlapMeansRetry } from './overlap-means-retry.js';
@@ -22,7 +23,7 @@ export class QuotaUsageChanged extends Error {
  */
 export function holdQuota(workspace: string, booker: string, seen: string, reread: (trx: Transaction<DB>) => Promise<string>): InTransaction<Transaction<DB>> {
   return async (trx) => {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`workspace-booking:quota:${workspace}:${booker}`}, 0))`.execute(trx);
+    await sql`select pg_advisory_xact_lock(hashtextextended(${quotaLockKey(workspace, booker)}, 0))`.execute(trx);
     if ((await reread(trx)) !== seen) throw new QuotaUsageChanged();
   };
 }

@@ -6,6 +6,8 @@ import { occupiedRangesOf } from '../../domain/booking/occupied-range.js';
 import { notFound } from '../../domain/domain-error.js';
 import { findBlackoutsOverlapping } from '../../projections/blackout/blackout-queries.js';
 import { findActiveOverlapping } from '../../projections/booking/booking-queries.js';
+import type { BookingMoveState } from '../../domain/booking/booking-move-state.js';
+import type { Executor } from '../../infra/db/database.js';
 import type { CommandContext } from '../command-context.js';
 import { handleBookingMove } from './handle-booking-move.js';
 import { quotaGuardOfBooking } from './quota-guard-of-booking.js';
@@ -13,6 +15,29 @@ import { quotaOrOverlapMeansRetry } from './quota-hold.js';
 import { findQuotaUsages } from '../../projections/quota/quota-queries.js';
 
 export type RescheduleBookingInput = { startTime?: string; endTime?: string; title?: string };
+
+/** What a reschedule decides on, given the booking and its resource: the bookings in the way of the new times, the booker's quota usage, the blackouts. */
+export function findRescheduleState(command: RescheduleBooking) {
+  return async (db: Executor, { booking, resource }: BookingMoveState): Promise<RescheduleBookingState> => {
+    if (!booking || (command.startTime === undefined && command.endTime === undefined)) return { booking, resource, overlapping: [], blackouts: [] };
+    const start = command.startTime ?? instantOf(booking.startTime);
+    const end = command.endTime ?? instantOf(booking.endTime);
+    // The new times occupy with the buffers in force, as the decision will.
+    const [occupied] = occupiedRangesOf([{ start, end }], resource);
+    const [overlapping, quotas, blackouts] = await Promise.all([
+      findActiveOverlapping(db, booking.bookableResourceId, occupied!.start, occupied!.end),
+      findQuotaUsages(db, booking.workspace, booking.bookerProfileId, start, booking.id),
+      findBlackoutsOverlapping(db, booking.workspace, start, end),
+    ]);
+    return { booking, resource, overlapping, quotas, blackouts };
+  };
+}
+
+/** The booker's hold, on the times the decision checked (those of the command, or the booking's). */
+export const rescheduleQuotaHold =
+  (command: RescheduleBooking) =>
+  ({ booking, resource, quotas }: RescheduleBookingState) =>
+    booking && quotas ? quotaGuardOfBooking(booking.workspace, booking.bookerProfileId, command.startTime ?? instantOf(booking.startTime), booking.id)(resource, quotas) : undefined;
 
 export async function rescheduleBooking(ctx: CommandContext, actor: Principal, id: string, input: RescheduleBookingInput): Promise<Booking> {
   const command: RescheduleBooking = {
@@ -24,27 +49,8 @@ export async function rescheduleBooking(ctx: CommandContext, actor: Principal, i
     ctx,
     id,
     (state) => decideRescheduleBooking(command, state, actor, ctx.now()),
-    async (db, { booking, resource }) => {
-      if (!booking || (command.startTime === undefined && command.endTime === undefined)) return { booking, resource, overlapping: [], blackouts: [] };
-      const start = command.startTime ?? instantOf(booking.startTime);
-      const end = command.endTime ?? instantOf(booking.endTime);
-      // The new times occupy with the buffers in force, as the decision will.
-      const [occupied] = occupiedRangesOf([{ start, end }], resource);
-      const [overlapping, quotas, blackouts] = await Promise.all([
-        findActiveOverlapping(db, booking.bookableResourceId, occupied!.start, occupied!.end),
-        findQuotaUsages(db, booking.workspace, booking.bookerProfileId, start, booking.id),
-        findBlackoutsOverlapping(db, booking.workspace, start, end),
-      ]);
-      return { booking, resource, overlapping, quotas, blackouts };
-    },
-    {
-      // The booker's hold, on the times the decision checked (those of the command, or the booking's).
-      inTransactionFor: ({ booking, resource, quotas }) =>
-        booking && quotas
-          ? quotaGuardOfBooking(booking.workspace, booking.bookerProfileId, command.startTime ?? instantOf(booking.startTime), booking.id)(resource, quotas)
-          : undefined,
-      onConstraintViolation: quotaOrOverlapMeansRetry,
-    },
+    findRescheduleState(command),
+    { inTransactionFor: rescheduleQuotaHold(command), onConstraintViolation: quotaOrOverlapMeansRetry },
   );
   if (!booking) throw notFound('booking');
   return booking;

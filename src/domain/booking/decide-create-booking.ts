@@ -17,10 +17,12 @@ export type CreateBooking = {
   bookerEmail?: string | null;
   /** LV1–LV3: book for this user (contract §17); defaults to the token's `sub`. */
   bookerProfileId?: string;
+  /** The bundle the booking is created in (contract §22). */
+  bundleId?: string;
 };
 
 /** The delegations given by the resource's approvers, for the `approvers` a pending booking's event names. */
-type ApproverDelegations = { delegations?: readonly ApprovalDelegation[] };
+export type ApproverDelegations = { delegations?: readonly ApprovalDelegation[] };
 
 /** Order of refusals: 400 times → 403 level (and booking on behalf) → 404 resource → 422 policy → 409 conflict. */
 export function decideCreateBooking(command: CreateBooking, state: CreateBookingState & ApproverDelegations, actor: Principal, now: Temporal.Instant): BookingCreated {
@@ -39,6 +41,7 @@ export function decideCreateBooking(command: CreateBooking, state: CreateBooking
     startTime: command.startTime,
     endTime: command.endTime,
     now,
+    bundleId: command.bundleId ?? null,
   });
   return bookingCreated(booking, actor.sub, resource, state.delegations ?? [], now);
 }

@@ -1,7 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
 import type { Blackout } from '../blackout/blackout.js';
-import { forbidden, invalidTransition, policyViolation } from '../domain-error.js';
+import { DomainError, forbidden, invalidTransition, policyViolation } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
 import type { Booking } from './booking.js';
 import { sequenceOf } from './booking-sequence.js';
@@ -32,17 +32,20 @@ export type RescheduleBookingState = {
 /**
  * New times go through the checks of a new booking (the booking itself excluded from conflicts).
  * A title-only change keeps status and times. Any change to an occurrence detaches it from its series.
+ * A booking of a bundle moves only with its bundle (`inBundle`): alone → 409 bundle_member (contract §22).
  */
 export function decideRescheduleBooking(
   command: RescheduleBooking,
   state: RescheduleBookingState,
   actor: Principal,
   now: Temporal.Instant,
+  { inBundle = false }: { inBundle?: boolean } = {},
 ): BookingRescheduled[] {
   if (command.startTime && command.endTime) assertValidTimes(command.startTime, command.endTime, now, false);
   if (actor.level === 5) throw forbidden('guests (LV5) cannot change bookings');
   const booking = visibleBooking(actor, state.booking);
   assertBookerOrAdmin(actor, booking);
+  if (booking.bundleId && !inBundle) throw new DomainError('bundle_member', 'a booking of a bundle moves with its bundle: PATCH /bundles/{bundleId}');
   if (booking.isSeriesParent) throw invalidTransition('a series is changed through /bookings/series/{parentId}');
   if (booking.status !== 'pending' && booking.status !== 'confirmed') {
     throw invalidTransition(`Booking cannot be rescheduled in status ${booking.status}`);

@@ -14,10 +14,12 @@ export type NewBooking = {
   startTime: Temporal.Instant;
   endTime: Temporal.Instant;
   now: Temporal.Instant;
+  /** The bundle it is created in (contract §22); none by default. */
+  bundleId?: string | null;
 };
 
 /** A booking as it is created on `resource`: a single booking, to be linked into a series by the caller. */
-export function newBooking({ id, resource, bookerProfileId, bookerEmail, createdBy, title, startTime, endTime, now }: NewBooking): Booking {
+export function newBooking({ id, resource, bookerProfileId, bookerEmail, createdBy, title, startTime, endTime, now, bundleId = null }: NewBooking): Booking {
   const at = utcText(now);
   return {
     id,
@@ -41,6 +43,7 @@ export function newBooking({ id, resource, bookerProfileId, bookerEmail, created
     recurrenceTimeZone: null,
     recurrenceParentId: null,
     exceptionOf: null,
+    bundleId,
     confirmedBy: null,
     confirmedAt: null,
     cancelledBy: null,

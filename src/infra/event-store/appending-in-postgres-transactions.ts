@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/database.js';
+import { appendsInPostgresTransactionsKey } from '../db/lock-keys.js';
 import type { DB } from '../db/schema.js';
 import { logStart, type EventStore, type ExpectedRevision, type InlineProjection, type RecordedEvent } from './event-store.js';
 import { projectEvents } from './project-events.js';
-
-/** One lock for all such appends: their rules span streams and kinds (a device's zone, a unique email). */
-const turnKey = 'workspace-booking:appends-in-postgres-transactions';
 
 function firstRevisionAfter(streamId: string, expected: ExpectedRevision): number {
   if (expected === 'no_stream') return 0;
@@ -18,7 +16,8 @@ function firstRevisionAfter(streamId: string, expected: ExpectedRevision): numbe
  * A store whose appends are no PostgreSQL transactions (EventStoreDB), for the appends that carry
  * work in one (record writes: their rules' checks, the rows they stand on, keys and bytes). Such an
  * append opens a PostgreSQL transaction and, in it:
- * 1. takes its turn: an advisory lock serializes these appends across processes;
+ * 1. takes its turn: one advisory lock serializes all these appends across processes (their rules
+ *    span streams and kinds: a device's zone, a unique email);
  * 2. runs the append's work: its checks (waitingForProjections runs them once the read models have
  *    passed the log's head), `projections` applied to the read models (a constraint that fails
  *    refuses the write before anything is appended), the writes beside the events;
@@ -48,7 +47,7 @@ export function appendingInPostgresTransactions(
         recordedAt,
       }));
       return db.transaction().execute(async (trx) => {
-        await sql`select pg_advisory_xact_lock(hashtext(${turnKey}))`.execute(trx);
+        await sql`select pg_advisory_xact_lock(hashtext(${appendsInPostgresTransactionsKey}))`.execute(trx);
         let projected = false;
         const project = async () => {
           if (projected) return;

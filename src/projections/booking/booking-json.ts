@@ -65,6 +65,7 @@ export function bookingJson(booking: Booking, timeZone?: string) {
     recurrenceRule: booking.recurrenceRule,
     recurrenceParentId: booking.recurrenceParentId,
     exceptionOf: booking.exceptionOf,
+    bundleId: booking.bundleId ?? null,
     confirmedBy: booking.confirmedBy,
     confirmedAt: timeOrNull(booking.confirmedAt, timeZone),
     cancelledBy: booking.cancelledBy,

@@ -29,6 +29,7 @@ export function rowToBooking(row: BookingRow): Booking {
     recurrenceTimeZone: row.recurrence_time_zone,
     recurrenceParentId: row.recurrence_parent_id,
     exceptionOf: row.exception_of,
+    bundleId: row.bundle_id,
     confirmedBy: row.confirmed_by,
     confirmedAt: textOrNull(row.confirmed_at),
     cancelledBy: row.cancelled_by,
@@ -69,6 +70,8 @@ export function bookingToRow(booking: Booking): Insertable<BookingsTable> {
     recurrence_time_zone: booking.recurrenceTimeZone,
     recurrence_parent_id: booking.recurrenceParentId,
     exception_of: booking.exceptionOf,
+    // Events written before bundles carry none: the booking is in none.
+    bundle_id: booking.bundleId ?? null,
     confirmed_by: booking.confirmedBy,
     confirmed_at: dateOrNull(booking.confirmedAt),
     cancelled_by: booking.cancelledBy,

@@ -30,6 +30,7 @@ const columns = Object.keys({
   recurrence_time_zone: true,
   recurrence_parent_id: true,
   exception_of: true,
+  bundle_id: true,
   confirmed_by: true,
   confirmed_at: true,
   cancelled_by: true,

@@ -76,6 +76,7 @@ function bookingRecordJson(zoned: boolean): string {
     ['recurrenceRule', value('b.recurrence_rule')],
     ['recurrenceParentId', value('b.recurrence_parent_id')],
     ['exceptionOf', value('b.exception_of')],
+    ['bundleId', value('b.bundle_id')],
     ['confirmedBy', privateValue('b.confirmed_by')],
     ['confirmedAt', timeOrNull('b.confirmed_at', zoned)],
     ['cancelledBy', privateValue('b.cancelled_by')],

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../infra/db/database.js';
+import { zoneTreeLockKey } from '../../infra/db/lock-keys.js';
 
 /** Serialises changes to one workspace's zone tree, so that two re-parentings cannot close a cycle together. */
 export async function lockZoneTree(trx: Executor, workspace: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`zones:${workspace}`}))`.execute(trx);
+  await sql`select pg_advisory_xact_lock(hashtext(${zoneTreeLockKey(workspace)}))`.execute(trx);
 }
 
 /** The zone and its ancestors up to the root (the zone first), or null when the zone does not exist. */

@@ -1,16 +1,24 @@
 import type { Writable } from 'node:stream';
 import type { WriteStream } from 'node:tty';
 import cliProgress from 'cli-progress';
+import type { Transaction } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { archiveBookings } from '../../commands/booking/archive-bookings.js';
-import { loadConfig } from '../../infra/config.js';
+import { loadConfig, type Config } from '../../infra/config.js';
 import { createDatabase, type Database } from '../../infra/db/database.js';
 import { migrateToLatest } from '../../infra/db/migrate.js';
-import { createLogger, prettyLogs } from '../../infra/logger.js';
-import { openEventStore, type OpenedEventStore } from '../../open-event-store.js';
+import type { DB } from '../../infra/db/schema.js';
+import type { EventStore } from '../../infra/event-store/event-store.js';
+import { createLogger, prettyLogs, type Logger } from '../../infra/logger.js';
 
-/** Where the script's configuration comes from and where it writes: the final line on stdout, everything else on stderr. */
-export type ArchiveScriptIo = { env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable };
+/** The store the script appends through, as the composition root opens it (open-event-store.ts), and its closing. */
+export type OpenStore = (config: Config, db: Database, logger: Logger) => Promise<{ eventStore: EventStore<Transaction<DB>>; close(): Promise<void> }>;
+
+/**
+ * Where the script's configuration comes from and where it writes (the final line on stdout,
+ * everything else on stderr), and how it opens the store: handed in by scripts/archive.ts.
+ */
+export type ArchiveScriptIo = { env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable; openStore: OpenStore };
 
 function beforeOf(args: string[]): Temporal.Instant | string {
   const at = args.indexOf('--before');
@@ -44,10 +52,10 @@ export async function runArchiveScript(args: string[], io: ArchiveScriptIo, data
     cliProgress.Presets.shades_classic,
   );
   const logger = createLogger('warn', prettyLogs(io.env, (io.stderr as Partial<WriteStream>).isTTY === true), io.stderr);
-  let store: OpenedEventStore | undefined;
+  let store: Awaited<ReturnType<OpenStore>> | undefined;
   try {
     await migrateToLatest(db);
-    store = await openEventStore(config, db, logger);
+    store = await io.openStore(config, db, logger);
     bar.start(0, 0);
     const ctx = { db, eventStore: store.eventStore, now: () => Temporal.Now.instant(), logger };
     const { archived } = await archiveBookings(ctx, before, (done, total) => {

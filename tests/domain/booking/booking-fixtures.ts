@@ -59,6 +59,7 @@ export function booking(extra: Partial<Booking> = {}): Booking {
     recurrenceTimeZone: null,
     recurrenceParentId: null,
     exceptionOf: null,
+    bundleId: null,
     confirmedBy: null,
     confirmedAt: null,
     cancelledBy: null,

@@ -41,6 +41,7 @@ describe('deciding a new booking', () => {
             recurrenceTimeZone: null,
             recurrenceParentId: null,
             exceptionOf: null,
+            bundleId: null,
             confirmedBy: null,
             confirmedAt: null,
             cancelledBy: null,

@@ -6,7 +6,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // that notifies takes a server-wide lock until its WAL is flushed, so a notification on every
   // append would serialise the appends: a transaction notifies only when no other one of this
   // database is about to (the try-lock is held to its end). The others commit alongside it; a
-  // follower that woke before they did is woken by the next notifying commit, or polls.
+  // follower that woke before they did is woken by the next notifying commit, or polls. The key:
+  // lock-keys.ts's notifyLockKeyPrefix.
   await sql`
     create function notify_channel() returns trigger language plpgsql as $$
     begin

@@ -16,7 +16,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // A booking decision reads the blackouts of its workspace overlapping its time: one index probe.
   await sql`create index blackouts_by_workspace_period on blackouts using gist (workspace, tstzrange(from_time, to_time, '[)'))`.execute(db);
 
-  // The lock a blackout create takes exclusive and every booking append shared: one key per workspace.
+  // The lock a blackout create takes exclusive and every booking append shared: one key per workspace
+  // (lock-keys.ts's blackoutLockKeyPrefix).
   await sql`
     create function blackout_lock_key(workspace uuid) returns bigint
     language sql immutable strict as $$ select hashtextextended('workspace-booking:blackouts:' || workspace::text, 0) $$`.execute(db);

@@ -53,6 +53,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       seen text := new.metadata ->> 'quotaSeen';
     begin
       new.metadata := new.metadata - 'quotaSeen';
+      -- The key of lock-keys.ts's quotaLockKey (quotaLockKeyPrefix): the same lock as the command's hold.
       perform pg_advisory_xact_lock(hashtextextended('workspace-booking:quota:' || (booking ->> 'workspace') || ':' || (booking ->> 'bookerProfileId'), 0));
       if booker_quota_fingerprint((booking ->> 'workspace')::uuid, booking ->> 'bookerProfileId', (booking ->> 'startTime')::timestamptz) is distinct from seen then
         raise exception 'the quota usage of booker % changed while booking %', booking ->> 'bookerProfileId', booking ->> 'id'

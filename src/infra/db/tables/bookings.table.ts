@@ -21,6 +21,8 @@ export type BookingsTable = {
   recurrence_time_zone: string | null;
   recurrence_parent_id: string | null;
   exception_of: string | null;
+  /** The bundle the booking was created in (contract §22), null for every other booking. */
+  bundle_id: string | null;
   confirmed_by: string | null;
   confirmed_at: Date | null;
   cancelled_by: string | null;

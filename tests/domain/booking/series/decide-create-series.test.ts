@@ -32,6 +32,7 @@ describe('deciding a new series', () => {
       bufferAfterMinutes: 0,
       status: 'confirmed' as const,
       exceptionOf: null,
+      bundleId: null,
       confirmedBy: null,
       confirmedAt: null,
       cancelledBy: null,

@@ -1,4 +1,4 @@
-/** A worker: the services and the store wiring are allowed; the API and the other root files are not. */
+/** A worker: the services are allowed; the API and the other root files (the store wiring too) are not. */
 import '../services.js';
 import '../open-event-store.js';
 import '../api/router.js';

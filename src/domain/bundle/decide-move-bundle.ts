@@ -1,0 +1,25 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { Principal } from '../access/principal.js';
+import type { BookingRescheduled } from '../booking/booking-events.js';
+import { decideRescheduleBooking, type RescheduleBooking, type RescheduleBookingState } from '../booking/decide-reschedule-booking.js';
+import { assertBookerOrAdmin, visibleBooking } from '../booking/booking-access.js';
+import { invalidTransition, notFound } from '../domain-error.js';
+import { bundleRefusal, refusalOf } from './bundle-refusal.js';
+
+const active = (state: RescheduleBookingState) => state.booking?.status === 'pending' || state.booking?.status === 'confirmed';
+
+/**
+ * PATCH /bundles/{id}: every booking of the bundle still pending or confirmed moves to the new
+ * times (and title), each judged as its own reschedule, the bundle refused as bundleRefusal orders
+ * it (`item`: the booking's index in the bundle); all or nothing. `states` hold every booking of the
+ * bundle in the items' order; none → 404, none active → 409.
+ */
+export function decideMoveBundle(command: RescheduleBooking, states: readonly RescheduleBookingState[], actor: Principal, now: Temporal.Instant): BookingRescheduled[] {
+  if (states.length === 0) throw notFound('bundle');
+  assertBookerOrAdmin(actor, visibleBooking(actor, states[0]!.booking));
+  const decide = (state: RescheduleBookingState) => (active(state) ? decideRescheduleBooking(command, state, actor, now, { inBundle: true }) : []);
+  const refusal = bundleRefusal(states.map((state) => refusalOf(() => decide(state))));
+  if (refusal) throw refusal;
+  if (!states.some(active)) throw invalidTransition('no booking of the bundle is pending or confirmed');
+  return states.flatMap(decide);
+}

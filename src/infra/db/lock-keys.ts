@@ -1,0 +1,26 @@
+/**
+ * Every PostgreSQL advisory-lock key of the service, in one place: two locks that must exclude each
+ * other take the same key, and two that must not never share one. Each key is a text PostgreSQL
+ * hashes (hashtext or hashtextextended). The keys built in SQL (migrations' functions and triggers)
+ * start with the prefixes below, and their comments name the constant; tests/architecture/lock-keys
+ * checks each migration's text holds its prefix.
+ */
+
+/** The turn of the appends that carry work in a PostgreSQL transaction on another store (EventStoreDB). */
+export const appendsInPostgresTransactionsKey = 'workspace-booking:appends-in-postgres-transactions';
+
+/** A worker's session lock: one process runs it at a time (`name` is the worker's). */
+export const workerLockKey = (name: string) => `workspace-booking:${name}`;
+
+/** The changes to one workspace's zone tree take turns, so two re-parentings cannot close a cycle together. */
+export const zoneTreeLockKey = (workspace: string) => `zones:${workspace}`;
+
+/** A booker's quota-bound appends take turns (commands/booking/quota-hold.ts; in SQL, migration 0027's hold_booker_quota). */
+export const quotaLockKeyPrefix = 'workspace-booking:quota:';
+export const quotaLockKey = (workspace: string, booker: string) => `${quotaLockKeyPrefix}${workspace}:${booker}`;
+
+/** A blackout create (exclusive) against booking appends (shared), per workspace: in SQL only, migration 0019's blackout_lock_key. */
+export const blackoutLockKeyPrefix = 'workspace-booking:blackouts:';
+
+/** One notifying commit at a time per channel: in SQL only, migration 0009's notify_channel. */
+export const notifyLockKeyPrefix = 'workspace-booking:notify:';
