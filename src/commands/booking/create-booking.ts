@@ -8,6 +8,8 @@ import { decideCreateBooking, type CreateBooking, type CreateBookingState } from
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
 import { findBookingCreateState } from '../../projections/booking/booking-queries.js';
 import { findRegisteredResourceId, type FoundRegistration } from '../../projections/resource/find-registered-resource-id.js';
+import type { ApprovalDelegation } from '../../domain/approval/approval-delegation.js';
+import type { Executor } from '../../infra/db/database.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 import { quotaGuardOfBooking } from './quota-guard-of-booking.js';
@@ -30,9 +32,31 @@ export type CreateBookingInput = {
 };
 
 /** The fingerprint of the booker's usage the decision saw, when a quota applies (null: none applies). */
-type QuotaBoundState = CreateBookingState & { quotaSeen: string | null };
+type QuotaBoundState = CreateBookingState & { quotaSeen: string | null; delegations?: readonly ApprovalDelegation[] };
 
 const unregistered: QuotaBoundState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [], quotaSeen: null };
+
+/**
+ * What a create on `found` decides on (the resource, the active bookings in the way, the booker's
+ * count and quota usage, the approvers' delegations), read with the stream's revision in one round trip.
+ */
+export async function loadCreateBookingState(
+  ctx: CommandContext,
+  db: Executor,
+  found: FoundRegistration | null,
+  booker: string,
+  command: Pick<CreateBooking, 'startTime' | 'endTime'>,
+): Promise<{ revision: number | null; state: QuotaBoundState }> {
+  if (!found) return { revision: null, state: unregistered };
+  const { streamRevision, workspaceQuotas, quotaBookings, ...state } = await findBookingCreateState(db, resourceStreamId(found.id), found.id, booker, command.startTime, command.endTime);
+  const { resource } = state;
+  const applying = resource && quotaBookings ? workspaceQuotas.filter((quota) => quotaMatches(quota, resource)) : [];
+  const quotas = applying.length === 0 ? [] : quotaUsagesAt(applying, quotaBookings!.counted, command.startTime);
+  // Read only when a pending booking will name its approvers' delegates (contract §24).
+  const approvers = resource && !resource.bookingPolicy.autoConfirm ? resource.bookingPolicy.approvers : [];
+  const delegations = await findDelegationsOf(db, approvers, new Date(ctx.now().epochMilliseconds));
+  return { revision: streamRevision, state: { ...state, quotas, quotaSeen: applying.length === 0 ? null : quotaBookings!.seen, delegations } };
+}
 
 /**
  * Books on the registration's stream. Without a registration there is no stream: the decision
@@ -52,17 +76,7 @@ async function book(ctx: CommandContext, actor: Principal, command: CreateBookin
   const { events } = await handleCommand(ctx, found && resourceStreamId(found.id), {
     // Only what the decision needs (the resource, the active bookings in the way, the booker's
     // count and quota usage), read with the stream's revision in one round trip.
-    loadWithRevision: async (db) => {
-      if (!found) return { revision: null, state: unregistered };
-      const { streamRevision, workspaceQuotas, quotaBookings, ...state } = await findBookingCreateState(db, resourceStreamId(found.id), found.id, booker, command.startTime, command.endTime);
-      const { resource } = state;
-      const applying = resource && quotaBookings ? workspaceQuotas.filter((quota) => quotaMatches(quota, resource)) : [];
-      const quotas = applying.length === 0 ? [] : quotaUsagesAt(applying, quotaBookings!.counted, command.startTime);
-      // Read only when a pending booking will name its approvers' delegates (contract §24).
-      const approvers = resource && !resource.bookingPolicy.autoConfirm ? resource.bookingPolicy.approvers : [];
-      const delegations = await findDelegationsOf(db, approvers, new Date(ctx.now().epochMilliseconds));
-      return { revision: streamRevision, state: { ...state, quotas, quotaSeen: applying.length === 0 ? null : quotaBookings!.seen, delegations } };
-    },
+    loadWithRevision: (db) => loadCreateBookingState(ctx, db, found, booker, command),
     decide: (state) => {
       if (found?.remembered && !state.resource) return [];
       const created = decideCreateBooking(command, state, actor, ctx.now());
