@@ -6,7 +6,7 @@ import { namedBookerId } from '../../domain/booking/booker.js';
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
 import { decideJoinWaitlist, type JoinWaitlist } from '../../domain/waitlist/decide-join-waitlist.js';
 import { decideLeaveWaitlist } from '../../domain/waitlist/decide-leave-waitlist.js';
-import { positionAmong, type PositionedEntry } from '../../domain/waitlist/waitlist-entry.js';
+import { positionBehind, type PositionedEntry } from '../../domain/waitlist/waitlist-entry.js';
 import { findRegisteredResourceId } from '../../projections/resource/find-registered-resource-id.js';
 import { findWaitlistEntry, waitingEntriesOf } from '../../projections/waitlist/waitlist-queries.js';
 import { loadCreateBookingState } from '../booking/create-booking.js';
@@ -47,7 +47,7 @@ export async function joinWaitlist(ctx: CommandContext, actor: Principal, input:
     decide: (state) => [decideJoinWaitlist(command, state, actor, ctx.now())],
   });
   const { entry } = events[0]!.data;
-  return { ...entry, position: positionAmong(entry, state.waiting) };
+  return { ...entry, position: positionBehind(entry, state.waiting) };
 }
 
 /** Leaves the waitlist: the entry closes `cancelled`, on its resource's stream (none known: the decision's 404). */

@@ -33,8 +33,7 @@ const overlap = (a: Pick<WaitlistEntry, 'startTime' | 'endTime'>, b: Pick<Waitli
   Temporal.Instant.compare(Temporal.Instant.from(a.startTime), Temporal.Instant.from(b.endTime)) < 0 &&
   Temporal.Instant.compare(Temporal.Instant.from(b.startTime), Temporal.Instant.from(a.endTime)) < 0;
 
-/** The position of a waiting `entry` among `waiting` (the resource's waiting entries, any order). */
-export function positionAmong(entry: WaitlistEntry, waiting: readonly WaitlistEntry[]): number | null {
-  if (entry.status !== 'waiting') return null;
-  return 1 + waiting.filter((other) => other.id !== entry.id && other.createdAt < entry.createdAt && overlap(other, entry)).length;
+/** The position of a new waiting `entry` behind `earlier` (the resource's waiting entries made before it). */
+export function positionBehind(entry: WaitlistEntry, earlier: readonly WaitlistEntry[]): number {
+  return 1 + earlier.filter((other) => overlap(other, entry)).length;
 }

@@ -2,7 +2,7 @@ import { isWaitlistEvent, waitlistEventTypes } from '../../domain/waitlist/waitl
 import { oneAtATime } from '../../infra/event-store/project-events.js';
 import type { Projector } from '../projector.js';
 
-/** The waitlist entries: every event carries the whole entry, so each one writes its row (the same row when applied again). */
+/** The waitlist entries: every event carries the whole entry, so each one writes its row (the same row when applied again), ordered by the join's revision. */
 export const waitlistProjector: Projector = {
   name: 'waitlist-entries',
   tables: ['waitlist_entries'],
@@ -14,6 +14,7 @@ export const waitlistProjector: Projector = {
       id: entry.id,
       workspace: entry.workspace,
       bookable_resource_id: entry.bookableResourceId,
+      queued_at: event.streamRevision,
       booker_profile_id: entry.bookerProfileId,
       created_by: entry.createdBy,
       status: entry.status,

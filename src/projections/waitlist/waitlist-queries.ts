@@ -6,7 +6,7 @@ import type { Executor } from '../../infra/db/database.js';
 /** 1 + the earlier waiting entries of the resource whose times overlap; null once closed (contract §23). */
 const position = sql<number | null>`case when w.status = 'waiting' then 1 + (
   select count(*) from waitlist_entries o
-  where o.bookable_resource_id = w.bookable_resource_id and o.status = 'waiting' and o.created_at < w.created_at
+  where o.bookable_resource_id = w.bookable_resource_id and o.status = 'waiting' and o.queued_at < w.queued_at
     and o.start_time < w.end_time and w.start_time < o.end_time)::int end`;
 
 const positioned = (row: { entry: WaitlistEntry; position: number | null }): PositionedEntry => ({ ...row.entry, position: row.position });
@@ -23,8 +23,7 @@ export async function waitingEntriesOf(db: Executor, bookableResourceId: string)
     .select('entry')
     .where('bookable_resource_id', '=', bookableResourceId)
     .where('status', '=', 'waiting')
-    .orderBy('created_at')
-    .orderBy('id')
+    .orderBy('queued_at')
     .execute();
   return rows.map((row) => row.entry);
 }
@@ -44,6 +43,7 @@ export async function listWaitlist(db: Executor, filter: WaitlistFilter, page: P
     base
       .select(['w.entry', position.as('position')])
       .orderBy('w.created_at')
+      .orderBy('w.queued_at')
       .orderBy('w.id')
       .limit(page.limit)
       .offset((page.page - 1) * page.limit)

@@ -6,6 +6,8 @@ export type WaitlistEntriesTable = {
   id: string;
   workspace: string;
   bookable_resource_id: string;
+  /** The join's revision in the resource's stream: the entries' order. */
+  queued_at: string | number;
   booker_profile_id: string;
   created_by: string;
   status: WaitlistStatus;

@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import { startTestServer, type TestServer } from '../../support/test-server.js';
+import { bookingBody, registerZone, setClock } from './booking-api.js';
+
+// Contract §23. The service's clock stands at Monday 2027-01-04 08:00Z.
+const monday = '2027-01-04T08:00:00Z';
+const nine = '2027-01-05T09:00:00Z';
+const ten = '2027-01-05T10:00:00Z';
+
+describe('waitlists over HTTP (contract §23)', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let alice: string;
+  let bob: string;
+  let counter = 0;
+  const freshRoom = async (bookingPolicy: Record<string, unknown> = {}) => {
+    counter += 1;
+    const zoneId = `waitlist-room-${counter}`;
+    return { zoneId, id: await registerZone(server, zoneId, { bookingPolicy }) };
+  };
+  const join = (token: string, body: Record<string, unknown>) => server.request('POST', '/booking/v1/waitlist', { body, token });
+  const takenRoom = async () => {
+    const room = await freshRoom();
+    const booked = await server.request('POST', '/booking/v1/bookings', { body: bookingBody(room.zoneId, nine, ten) });
+    expect(booked.status).to.equal(201);
+    return { ...room, bookingId: booked.body.id as string };
+  };
+
+  before(async () => {
+    server = await startTestServer();
+    alice = server.token({ level: 'LV4', sub: 'alice', email: 'alice@example.com' });
+    bob = server.token({ level: 'LV4', sub: 'bob', email: 'bob@example.com' });
+  });
+  beforeEach(() => setClock(server, monday));
+  after(() => server.stop());
+
+  it('joins a taken slot: 201 waiting with its position among the overlapping earlier waiters', async () => {
+    const { zoneId } = await takenRoom();
+    const first = await join(alice, bookingBody(zoneId, nine, ten));
+    expect(first.status, JSON.stringify(first.body)).to.equal(201);
+    expect(first.body).to.include({ status: 'waiting', position: 1, units: 1, bookerProfileId: 'alice', createdBy: 'alice', startTime: nine, endTime: ten, title: 'Sync', bookingId: null });
+    const second = await join(bob, bookingBody(zoneId, '2027-01-05T09:30:00Z', ten, { units: 2 }));
+    expect(second.body).to.include({ status: 'waiting', position: 2, units: 2 });
+    const read = await server.request('GET', `/booking/v1/waitlist/${second.body.id}`, { token: bob });
+    expect(read.status).to.equal(200);
+    expect(read.body).to.deep.equal(second.body);
+  });
+
+  it('a free slot answers 409 slot_available; another refusal is that refusal; nothing is stored', async () => {
+    const { zoneId } = await freshRoom({ maxDurationMinutes: 60 });
+    const free = await join(alice, bookingBody(zoneId, nine, ten));
+    expect(free.status).to.equal(409);
+    expect(free.body.reason).to.equal('slot_available');
+    const tooLong = await join(alice, bookingBody(zoneId, nine, '2027-01-05T11:00:00Z'));
+    expect(tooLong.status).to.equal(422);
+    expect(tooLong.body.policy).to.equal('maxDurationMinutes');
+    expect((await join(alice, bookingBody('no-such-zone', nine, ten))).status).to.equal(404);
+    expect((await join(alice, bookingBody(zoneId, ten, nine))).status).to.equal(400);
+    expect((await join(alice, bookingBody(zoneId, nine, ten, { units: 0 }))).status).to.equal(400);
+    const listed = await server.request('GET', `/booking/v1/waitlist?resourceType=zone&resourceId=${zoneId}`);
+    expect(listed.body.total).to.equal(0);
+  });
+
+  it('on behalf as a create: LV4 naming another → 403, LV5 → 403, LV2 for another user → 201', async () => {
+    const { zoneId } = await takenRoom();
+    expect((await join(alice, bookingBody(zoneId, nine, ten, { bookerProfileId: 'bob' }))).status).to.equal(403);
+    expect((await join(server.token({ level: 'LV5', sub: 'guest' }), bookingBody(zoneId, nine, ten))).status).to.equal(403);
+    const onBehalf = await join(server.token({ level: 'LV2', sub: 'admin' }), bookingBody(zoneId, nine, ten, { bookerProfileId: 'bob', bookerEmail: 'bob@example.com' }));
+    expect(onBehalf.status).to.equal(201);
+    expect(onBehalf.body).to.include({ bookerProfileId: 'bob', createdBy: 'admin', bookerEmail: 'bob@example.com' });
+  });
+
+  it('leaves: the booker or LV1–LV3 close it cancelled (position null); another user gets 404; the list shows LV4 its own', async () => {
+    const { zoneId } = await takenRoom();
+    const mine = (await join(alice, bookingBody(zoneId, nine, ten))).body;
+    const bobs = (await join(bob, bookingBody(zoneId, nine, ten))).body;
+    expect(bobs.position).to.equal(2);
+    expect((await server.request('GET', `/booking/v1/waitlist/${mine.id}`, { token: bob })).status).to.equal(404);
+    expect((await server.request('DELETE', `/booking/v1/waitlist/${mine.id}`, { token: bob })).status).to.equal(404);
+    const aliceSees = await server.request('GET', `/booking/v1/waitlist?resourceId=${zoneId}`, { token: alice });
+    expect(aliceSees.body.data.map((e: { id: string }) => e.id)).to.deep.equal([mine.id]);
+    const left = await server.request('DELETE', `/booking/v1/waitlist/${mine.id}`, { token: alice });
+    expect(left.status).to.equal(200);
+    expect(left.body).to.include({ id: mine.id, status: 'cancelled', position: null });
+    expect((await server.request('DELETE', `/booking/v1/waitlist/${mine.id}`, { token: alice })).status).to.equal(409);
+    // Bob moves up once the earlier entry is closed.
+    expect((await server.request('GET', `/booking/v1/waitlist/${bobs.id}`, { token: bob })).body.position).to.equal(1);
+    const admin = await server.request('DELETE', `/booking/v1/waitlist/${bobs.id}`);
+    expect(admin.body).to.include({ status: 'cancelled' });
+    const all = await server.request('GET', `/booking/v1/waitlist?resourceType=zone&resourceId=${zoneId}&status=cancelled`);
+    expect(all.body).to.include({ total: 2, page: 1 });
+  });
+
+  it('the resource history shows the entries as waitlist.join and waitlist.close', async () => {
+    const { zoneId, id } = await takenRoom();
+    const entry = (await join(alice, bookingBody(zoneId, nine, ten))).body;
+    await server.request('DELETE', `/booking/v1/waitlist/${entry.id}`, { token: alice });
+    const history = await server.request('GET', `/booking/v1/resources/${id}/history`);
+    expect(history.status).to.equal(200);
+    const names = JSON.stringify(history.body);
+    expect(names).to.contain('waitlist.join').and.to.contain('waitlist.close');
+  });
+});
