@@ -8,7 +8,7 @@ import { decideJoinWaitlist, type JoinWaitlist } from '../../domain/waitlist/dec
 import { decideLeaveWaitlist } from '../../domain/waitlist/decide-leave-waitlist.js';
 import { positionBehind, type PositionedEntry } from '../../domain/waitlist/waitlist-entry.js';
 import { findRegisteredResourceId } from '../../projections/resource/find-registered-resource-id.js';
-import { findWaitlistEntry, waitingEntriesOf } from '../../projections/waitlist/waitlist-queries.js';
+import { findWaitlistRecord, waitingEntriesOf } from '../../projections/waitlist/waitlist-queries.js';
 import { loadCreateBookingState } from '../booking/create-booking.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
@@ -52,9 +52,9 @@ export async function joinWaitlist(ctx: CommandContext, actor: Principal, input:
 
 /** Leaves the waitlist: the entry closes `cancelled`, on its resource's stream (none known: the decision's 404). */
 export async function leaveWaitlist(ctx: CommandContext, actor: Principal, id: string): Promise<PositionedEntry> {
-  const known = await findWaitlistEntry(ctx.db, id);
+  const known = await findWaitlistRecord(ctx.db, id);
   const { events } = await handleCommand(ctx, known && resourceStreamId(known.bookableResourceId), {
-    load: (db) => findWaitlistEntry(db, id),
+    load: (db) => findWaitlistRecord(db, id),
     decide: (entry) => [decideLeaveWaitlist(entry, actor, ctx.now())],
   });
   return { ...events[0]!.data.entry, position: null };

@@ -16,6 +16,12 @@ export async function findWaitlistEntry(db: Executor, id: string): Promise<Posit
   return row ? positioned(row) : null;
 }
 
+/** The entry as its events carry it (no position): what a decision on it reads. */
+export async function findWaitlistRecord(db: Executor, id: string): Promise<WaitlistEntry | null> {
+  const row = await db.selectFrom('waitlist_entries').select('entry').where('id', '=', id).executeTakeFirst();
+  return row?.entry ?? null;
+}
+
 /** The waiting entries of a resource, in the order they were made. */
 export async function waitingEntriesOf(db: Executor, bookableResourceId: string): Promise<WaitlistEntry[]> {
   const rows = await db

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { toEventEnvelope } from '../../../src/domain/event-envelope.js';
+import { assertPublishedEvent } from '../../support/published-event-schemas.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { bookingBody, registerZone, setClock } from './booking-api.js';
 
@@ -91,7 +93,7 @@ describe('waitlists over HTTP (contract §23)', function () {
     expect(all.body).to.include({ total: 2, page: 1 });
   });
 
-  it('the resource history shows the entries as waitlist.join and waitlist.close', async () => {
+  it('the resource history shows the entries as waitlist.join and waitlist.close, published as AsyncAPI describes them', async () => {
     const { zoneId, id } = await takenRoom();
     const entry = (await join(alice, bookingBody(zoneId, nine, ten))).body;
     await server.request('DELETE', `/booking/v1/waitlist/${entry.id}`, { token: alice });
@@ -99,5 +101,9 @@ describe('waitlists over HTTP (contract §23)', function () {
     expect(history.status).to.equal(200);
     const names = JSON.stringify(history.body);
     expect(names).to.contain('waitlist.join').and.to.contain('waitlist.close');
+    const rows = await server.database.db.selectFrom('events').selectAll().where('event_type', 'in', ['WaitlistJoined', 'WaitlistFulfilled', 'WaitlistClosed']).execute();
+    const envelopes = rows.map((row) => toEventEnvelope({ id: row.event_id, globalPosition: row.global_position, type: row.event_type, data: row.data })!);
+    expect(envelopes.map((e) => e.event)).to.include.members(['waitlist.join', 'waitlist.close']);
+    envelopes.forEach((e) => assertPublishedEvent(e));
   });
 });
