@@ -7,6 +7,7 @@ import { notFound } from '../../domain/domain-error.js';
 import { findBlackoutsOverlapping } from '../../projections/blackout/blackout-queries.js';
 import { findActiveOverlapping } from '../../projections/booking/booking-queries.js';
 import type { CommandContext } from '../command-context.js';
+import { promoting, withWaiters, type WithWaiters } from '../waitlist/promotions.js';
 import { handleBookingMove } from './handle-booking-move.js';
 import { quotaGuardOfBooking } from './quota-guard-of-booking.js';
 import { quotaOrOverlapMeansRetry } from './quota-hold.js';
@@ -20,11 +21,11 @@ export async function rescheduleBooking(ctx: CommandContext, actor: Principal, i
     endTime: input.endTime === undefined ? undefined : parseClientInstant(input.endTime, '/body/endTime'),
     title: input.title,
   };
-  const booking = await handleBookingMove<RescheduleBookingState>(
+  const booking = await handleBookingMove<RescheduleBookingState & WithWaiters>(
     ctx,
     id,
-    (state) => decideRescheduleBooking(command, state, actor, ctx.now()),
-    async (db, { booking, resource }) => {
+    promoting(ctx, (state: RescheduleBookingState) => decideRescheduleBooking(command, state, actor, ctx.now())),
+    withWaiters(ctx, async (db, { booking, resource }): Promise<RescheduleBookingState> => {
       if (!booking || (command.startTime === undefined && command.endTime === undefined)) return { booking, resource, overlapping: [], blackouts: [] };
       const start = command.startTime ?? instantOf(booking.startTime);
       const end = command.endTime ?? instantOf(booking.endTime);
@@ -36,7 +37,7 @@ export async function rescheduleBooking(ctx: CommandContext, actor: Principal, i
         findBlackoutsOverlapping(db, booking.workspace, start, end),
       ]);
       return { booking, resource, overlapping, quotas, blackouts };
-    },
+    }),
     {
       // The booker's hold, on the times the decision checked (those of the command, or the booking's).
       inTransactionFor: ({ booking, resource, quotas }) =>

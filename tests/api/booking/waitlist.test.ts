@@ -106,4 +106,44 @@ describe('waitlists over HTTP (contract §23)', function () {
     expect(envelopes.map((e) => e.event)).to.include.members(['waitlist.join', 'waitlist.close']);
     envelopes.forEach((e) => assertPublishedEvent(e));
   });
+
+  it('a cancel promotes the first fitting waiter in the same request: a direct create right after it gets 409', async () => {
+    const { zoneId, bookingId } = await takenRoom();
+    const first = (await join(alice, bookingBody(zoneId, nine, ten))).body;
+    const second = (await join(bob, bookingBody(zoneId, nine, ten))).body;
+    const cancelled = await server.request('PATCH', `/booking/v1/bookings/${bookingId}/cancel`, { body: {} });
+    expect(cancelled.status).to.equal(200);
+    expect(cancelled.body).to.include({ id: bookingId, status: 'cancelled' });
+    const direct = await server.request('POST', '/booking/v1/bookings', { body: bookingBody(zoneId, nine, ten), token: bob });
+    expect(direct.status).to.equal(409);
+    const fulfilled = (await server.request('GET', `/booking/v1/waitlist/${first.id}`, { token: alice })).body;
+    expect(fulfilled).to.include({ status: 'fulfilled', position: null });
+    const promoted = (await server.request('GET', `/booking/v1/bookings/${fulfilled.bookingId}`, { token: alice })).body;
+    expect(promoted).to.include({ bookerProfileId: 'alice', createdBy: 'system', status: 'confirmed', startTime: nine, endTime: ten });
+    expect((await server.request('GET', `/booking/v1/waitlist/${second.id}`, { token: bob })).body).to.include({ status: 'waiting', position: 1 });
+    // The promoted booking's cancel hands the slot to the next waiter.
+    await server.request('PATCH', `/booking/v1/bookings/${fulfilled.bookingId}/cancel`, { body: {}, token: alice });
+    expect((await server.request('GET', `/booking/v1/waitlist/${second.id}`, { token: bob })).body).to.include({ status: 'fulfilled' });
+  });
+
+  it('a reschedule and a series cancel promote too; a waiter refused by a policy at promotion is closed refused', async () => {
+    const { zoneId, bookingId } = await takenRoom();
+    const waiting = (await join(alice, bookingBody(zoneId, nine, ten))).body;
+    const moved = await server.request('PATCH', `/booking/v1/bookings/${bookingId}`, { body: { startTime: '2027-01-05T13:00:00Z', endTime: '2027-01-05T14:00:00Z' } });
+    expect(moved.status).to.equal(200);
+    expect(moved.body).to.include({ id: bookingId, startTime: '2027-01-05T13:00:00Z' });
+    expect((await server.request('GET', `/booking/v1/waitlist/${waiting.id}`, { token: alice })).body.status).to.equal('fulfilled');
+
+    const room = await freshRoom();
+    const series = await server.request('POST', '/booking/v1/bookings/bulk', { body: { ...bookingBody(room.zoneId, nine, ten), recurrenceRule: 'FREQ=WEEKLY;COUNT=2' } });
+    expect(series.status, JSON.stringify(series.body)).to.equal(201);
+    const waiter = (await join(bob, bookingBody(room.zoneId, nine, ten))).body;
+    const refused = (await join(alice, bookingBody(room.zoneId, '2027-01-12T09:00:00Z', ten.replace('05', '12')))).body;
+    await server.request('PATCH', `/booking/v1/resources/${room.id}`, { body: { bookingPolicy: { maxAdvanceDays: 5 } } });
+    const cancel = await server.request('PATCH', `/booking/v1/bookings/series/${series.body.parent.id}/cancel`, { body: {} });
+    expect(cancel.status, JSON.stringify(cancel.body)).to.equal(200);
+    expect((await server.request('GET', `/booking/v1/waitlist/${waiter.id}`, { token: bob })).body.status).to.equal('fulfilled');
+    const closed = (await server.request('GET', `/booking/v1/waitlist/${refused.id}`, { token: alice })).body;
+    expect(closed).to.include({ status: 'refused', policy: 'maxAdvanceDays', position: null });
+  });
 });

@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import { Temporal } from 'temporal-polyfill';
+import type { BookingEvent } from '../../domain/booking/booking-events.js';
+import type { BookingMoveState } from '../../domain/booking/booking-move-state.js';
+import type { Resource } from '../../domain/resource/resource.js';
+import { promoteWaiters, type Waiter } from '../../domain/waitlist/promote-waiters.js';
+import type { WaitlistEvent } from '../../domain/waitlist/waitlist-events.js';
+import type { Executor } from '../../infra/db/database.js';
+import { waitingEntriesOf } from '../../projections/waitlist/waitlist-queries.js';
+import { loadCreateBookingState } from '../booking/create-booking.js';
+import type { CommandContext } from '../command-context.js';
+import type { LoadMore } from '../booking/handle-booking-move.js';
+
+/** A freeing command's state with the resource's queue (contract §23, ARCHITECTURE "The waitlist lives in the resource's stream"). */
+export type WithWaiters = { waiters: readonly Waiter[] };
+
+/** The waiting entries of the resource, first made first, each with the state its create decides on (none on a removed resource). */
+export async function loadWaiters(ctx: CommandContext, db: Executor, resource: Resource | null): Promise<Waiter[]> {
+  if (!resource || resource.removed) return [];
+  const entries = await waitingEntriesOf(db, resource.id);
+  const found = { id: resource.id, remembered: false };
+  return Promise.all(
+    entries.map(async (entry) => {
+      const times = { startTime: Temporal.Instant.from(entry.startTime), endTime: Temporal.Instant.from(entry.endTime) };
+      return { entry, state: (await loadCreateBookingState(ctx, db, found, entry.bookerProfileId, times)).state };
+    }),
+  );
+}
+
+/** A move's state loader that also reads the queue of the booking's resource. */
+export function withWaiters<State extends BookingMoveState>(ctx: CommandContext, loadMore: LoadMore<State>): LoadMore<State & WithWaiters> {
+  return async (db, base) => {
+    const [state, waiters] = await Promise.all([loadMore(db, base), loadWaiters(ctx, db, base.resource)]);
+    return { ...state, waiters };
+  };
+}
+
+/** A freeing decision followed, in the same append, by the promotions it allows; a decision that changes nothing promotes nothing. */
+export function promoting<State>(ctx: CommandContext, decide: (state: State) => BookingEvent[]): (state: State & WithWaiters) => (BookingEvent | WaitlistEvent)[] {
+  return (state) => {
+    const events = decide(state);
+    return events.length === 0 ? events : [...events, ...promoteWaiters(events, state.waiters, ctx.now(), randomUUID)];
+  };
+}
