@@ -58,3 +58,30 @@ export async function listWaitlist(db: Executor, filter: WaitlistFilter, page: P
   ]);
   return pageOf(rows.map(positioned), Number(count.total), page);
 }
+
+/** Resources with a waiting entry whose start has passed by `now` (at most `limit`). */
+export async function resourcesWithExpiredWaiters(db: Executor, now: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('waitlist_entries')
+    .select('bookable_resource_id')
+    .distinct()
+    .where('status', '=', 'waiting')
+    .where('start_time', '<=', now)
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.bookable_resource_id);
+}
+
+/** Resources of the workspace (of `resourceIds` when given) with a waiting entry. */
+export async function resourcesWithWaiters(db: Executor, workspace: string, resourceIds: readonly string[] | null): Promise<string[]> {
+  if (resourceIds?.length === 0) return [];
+  const rows = await db
+    .selectFrom('waitlist_entries')
+    .select('bookable_resource_id')
+    .distinct()
+    .where('status', '=', 'waiting')
+    .where('workspace', '=', workspace)
+    .$if(resourceIds !== null, (q) => q.where('bookable_resource_id', 'in', resourceIds!))
+    .execute();
+  return rows.map((row) => row.bookable_resource_id);
+}
