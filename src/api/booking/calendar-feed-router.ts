@@ -12,7 +12,7 @@ import { boundedCache } from '../../infra/cache/bounded-cache.js';
 import type { Executor } from '../../infra/db/database.js';
 import { findFeedBookings, findFeedVersion, type FeedSelection } from '../../projections/calendar/calendar-feed-bookings.js';
 import { findCalendarResource } from '../../projections/calendar/calendar-resource.js';
-import { findLiveCalendarFeed } from '../../projections/calendar/calendar-feeds.js';
+import { findLiveCalendarFeed } from '../../infra/calendar/calendar-feeds.js';
 import type { Services } from '../../services.js';
 import { bearerTokenOf } from '../authenticate.js';
 import { matchesTag } from '../entity-tag.js';

@@ -5,7 +5,7 @@ import type { CalendarFeed } from '../../domain/calendar/calendar-feed.js';
 import { notFound } from '../../domain/domain-error.js';
 import { newFeedToken } from '../../infra/auth/feed-token.js';
 import { findCalendarResource } from '../../projections/calendar/calendar-resource.js';
-import { insertCalendarFeed, listCalendarFeeds, revokeCalendarFeed } from '../../projections/calendar/calendar-feeds.js';
+import { insertCalendarFeed, listCalendarFeeds, revokeCalendarFeed } from '../../infra/calendar/calendar-feeds.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { readSideOf } from '../route-reads.js';

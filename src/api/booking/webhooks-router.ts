@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { isSystemAdmin, isWorkspaceAdmin, type Principal } from '../../domain/access/principal.js';
 import { forbidden, notFound } from '../../domain/domain-error.js';
-import { listDeadLetters, redeliverDeadLetter } from '../../projections/webhook/dead-letters.js';
+import { listDeadLetters, redeliverDeadLetter } from '../../infra/webhook/dead-letters.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { readSideOf } from '../route-reads.js';

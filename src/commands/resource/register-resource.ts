@@ -5,7 +5,7 @@ import { DomainError } from '../../domain/domain-error.js';
 import { decideRegister, type RegisterResource } from '../../domain/resource/decide-resource.js';
 import { resourceStreamId, type Resource } from '../../domain/resource/resource.js';
 import type { DeviceDirectory } from '../../infra/device-service/device-directory.js';
-import { saveZoneAncestry } from '../../projections/resource/zone-ancestry.js';
+import { saveZoneAncestry } from '../../infra/device-service/zone-ancestry.js';
 import { findRegistration, findResource } from '../../projections/resource/resource-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';

@@ -4,7 +4,7 @@ import type { WebhookDeliveryRow } from '../../infra/db/tables/webhook-deliverie
 import { observeWebhookDelivered } from '../../infra/metrics/process-metrics.js';
 import { inSpanContext, startDeliverySpan } from '../../infra/telemetry/delivery-span.js';
 import { postWebhook, type WebhookTarget } from '../../infra/webhook/post-webhook.js';
-import { recordFailedAttempt, releaseClaim, type Acknowledged } from '../../projections/webhook/webhook-delivery-queue.js';
+import { recordFailedAttempt, releaseClaim, type Acknowledged } from './webhook-delivery-queue.js';
 import { retryWhileUnavailable } from '../retry-while-unavailable.js';
 import type { Backoff } from '../supervised-loop.js';
 import { retryDelay } from './retry-delay.js';

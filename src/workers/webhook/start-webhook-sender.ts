@@ -4,7 +4,7 @@ import type { Database } from '../../infra/db/database.js';
 import type { WebhookDeliveryRow } from '../../infra/db/tables/webhook-deliveries.table.js';
 import type { Logger } from '../../infra/logger.js';
 import type { WebhookTarget } from '../../infra/webhook/post-webhook.js';
-import { claimDueDeliveries, markDeliveredAndClaimNext, releaseClaim, releaseLostClaim } from '../../projections/webhook/webhook-delivery-queue.js';
+import { claimDueDeliveries, markDeliveredAndClaimNext, releaseClaim, releaseLostClaim } from './webhook-delivery-queue.js';
 import { batchCalls } from '../../infra/batch-calls.js';
 import { startSupervisedLoop, type RunningLoop } from '../supervised-loop.js';
 import type { WorkerOptions } from '../worker-options.js';

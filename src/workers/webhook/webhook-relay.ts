@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../infra/db/schema.js';
 import type { RecordedEvent } from '../../infra/event-store/event-store.js';
-import { queueWebhookDeliveries, type NewWebhookDelivery } from '../../projections/webhook/webhook-delivery-queue.js';
+import { queueWebhookDeliveries, type NewWebhookDelivery } from './webhook-delivery-queue.js';
 import { envelopeKey, toEventEnvelope } from '../../domain/event-envelope.js';
 import { traceparentOf } from '../../infra/telemetry/trace-context.js';
 import type { Processor } from '../processor.js';

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { createLogger } from '../../../src/infra/logger.js';
-import { queueWebhookDeliveries, releaseLostClaim } from '../../../src/projections/webhook/webhook-delivery-queue.js';
+import { queueWebhookDeliveries, releaseLostClaim } from '../../../src/workers/webhook/webhook-delivery-queue.js';
 import { commitListenerName, startCommitListener, type CommitListener } from '../../../src/workers/commit-listener.js';
 import { toEventEnvelope, type EventEnvelope } from '../../../src/domain/event-envelope.js';
 import type { RunningLoop } from '../../../src/workers/supervised-loop.js';

@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../infra/db/database.js';
+import type { Executor } from '../db/database.js';
 
-/** Remembers a remote zone's ancestors (parent first) for the free search's zone filter. */
+/**
+ * Remembers a remote zone's ancestors (parent first) for the free search's zone filter. A cache of
+ * the device service's zone tree, not a fact of the booking log: written directly (no event),
+ * refreshed by registration and reconciliation, never rebuilt from the log.
+ */
 export async function saveZoneAncestry(db: Executor, workspace: string, zoneId: string, ancestors: readonly string[]): Promise<void> {
   await sql`
     insert into zone_ancestry (workspace, zone_id, ancestors, refreshed_at)

@@ -2,9 +2,9 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Level } from '../../domain/access/principal.js';
 import type { CalendarFeed } from '../../domain/calendar/calendar-feed.js';
 import { pageOf, type Page, type PageOf } from '../../domain/page.js';
-import type { Executor } from '../../infra/db/database.js';
-import type { DB } from '../../infra/db/schema.js';
-import type { CalendarFeedRow } from '../../infra/db/tables/calendar-feeds.table.js';
+import type { Executor } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+import type { CalendarFeedRow } from '../db/tables/calendar-feeds.table.js';
 
 /**
  * Feed tokens are credentials, not facts of the booking log: they live in their own table, written

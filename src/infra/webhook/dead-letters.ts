@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { pageOf, type Page, type PageOf } from '../../domain/page.js';
 import type { EventEnvelope } from '../../domain/event-envelope.js';
-import type { Database, Executor } from '../../infra/db/database.js';
-import type { WebhookDeliveryRow } from '../../infra/db/tables/webhook-deliveries.table.js';
+import type { Database, Executor } from '../db/database.js';
+import type { WebhookDeliveryRow } from '../db/tables/webhook-deliveries.table.js';
 
 /** A delivery that failed after every retry. */
 export type DeadLetter = {
