@@ -3,7 +3,8 @@ import { Temporal } from 'temporal-polyfill';
 import type { BookingEvent } from '../../domain/booking/booking-events.js';
 import type { BookingMoveState } from '../../domain/booking/booking-move-state.js';
 import type { Resource } from '../../domain/resource/resource.js';
-import { promoteWaiters, type Waiter } from '../../domain/waitlist/promote-waiters.js';
+import { holdsSlot, promoteWaiters, reachOfFreeing, type Waiter } from '../../domain/waitlist/promote-waiters.js';
+import type { Booking } from '../../domain/booking/booking.js';
 import type { WaitlistEvent } from '../../domain/waitlist/waitlist-events.js';
 import type { Executor } from '../../infra/db/database.js';
 import { waitingEntriesOf } from '../../projections/waitlist/waitlist-queries.js';
@@ -14,10 +15,13 @@ import type { LoadMore } from '../booking/handle-booking-move.js';
 /** A freeing command's state with the resource's queue (contract §23, ARCHITECTURE "The waitlist lives in the resource's stream"). */
 export type WithWaiters = { waiters: readonly Waiter[] };
 
-/** The waiting entries of the resource, first made first, each with the state its create decides on (none on a removed resource). */
-export async function loadWaiters(ctx: CommandContext, db: Executor, resource: Resource | null): Promise<Waiter[]> {
+/**
+ * The waiting entries of the resource, first made first, each with the state its create decides
+ * on (none on a removed resource); with `freed`, only those the freeing of these bookings may let in.
+ */
+export async function loadWaiters(ctx: CommandContext, db: Executor, resource: Resource | null, freed?: readonly Booking[]): Promise<Waiter[]> {
   if (!resource || resource.removed) return [];
-  const entries = await waitingEntriesOf(db, resource.id);
+  const entries = await waitingEntriesOf(db, resource.id, freed && reachOfFreeing(freed.filter(holdsSlot), resource));
   const found = { id: resource.id, remembered: false };
   return Promise.all(
     entries.map(async (entry) => {
@@ -27,10 +31,10 @@ export async function loadWaiters(ctx: CommandContext, db: Executor, resource: R
   );
 }
 
-/** A move's state loader that also reads the queue of the booking's resource. */
+/** A move's state loader that also reads the queue of the booking's resource, near the booking's times. */
 export function withWaiters<State extends BookingMoveState>(ctx: CommandContext, loadMore: LoadMore<State>): LoadMore<State & WithWaiters> {
   return async (db, base) => {
-    const [state, waiters] = await Promise.all([loadMore(db, base), loadWaiters(ctx, db, base.resource)]);
+    const [state, waiters] = await Promise.all([loadMore(db, base), loadWaiters(ctx, db, base.resource, base.booking ? [base.booking] : [])]);
     return { ...state, waiters };
   };
 }

@@ -5,16 +5,33 @@ import type { BookingCreated, BookingEvent } from '../booking/booking-events.js'
 import { createRefusal, type CreateBookingState } from '../booking/create-refusal.js';
 import { decideCreateBooking } from '../booking/decide-create-booking.js';
 import type { ApprovalDelegation } from '../approval/approval-delegation.js';
+import { buffersOf, occupiedMsOf } from '../booking/occupied-range.js';
+import type { Resource } from '../resource/resource.js';
 import type { WaitlistEvent } from './waitlist-events.js';
 import type { WaitlistEntry } from './waitlist-entry.js';
 
 /** A waiting entry with the state its create would decide on, read before the freeing. */
 export type Waiter = { entry: WaitlistEntry; state: CreateBookingState & { delegations?: readonly ApprovalDelegation[] } };
 
+/**
+ * The times within which a waiting entry may fit once `freed` (the bookings a command frees, as
+ * they are before it) are gone: an entry elsewhere was blocked by something else and still is.
+ * An entry's occupied range is its times widened by the resource's buffers, so the window is each
+ * freed occupied range widened by them on the opposite sides.
+ */
+export function reachOfFreeing(freed: readonly Booking[], resource: Resource): { fromMs: number; toMs: number }[] {
+  const { bufferBeforeMinutes, bufferAfterMinutes } = buffersOf(resource);
+  return freed.map((booking) => {
+    const { startMs, endMs } = occupiedMsOf(booking);
+    return { fromMs: startMs - bufferAfterMinutes * 60_000, toMs: endMs + bufferBeforeMinutes * 60_000 };
+  });
+}
+
 /** The system acts; the verdict is the create's as the entry's booker (contract §23). */
 const bookerOf = (entry: WaitlistEntry): Principal => ({ sub: entry.bookerProfileId, workspace: entry.workspace, level: 4, groups: [], email: entry.bookerEmail });
 
-const holdsSlot = (booking: Booking) => activeStatuses.includes(booking.status) && !booking.isSeriesParent;
+/** Whether a booking holds its time against others (active, no series parent). */
+export const holdsSlot = (booking: Booking) => activeStatuses.includes(booking.status) && !booking.isSeriesParent;
 
 const closed = (entry: WaitlistEntry, changes: Partial<WaitlistEntry>, at: string): WaitlistEntry => ({ ...entry, ...changes, closedAt: at });
 

@@ -22,13 +22,17 @@ export async function findWaitlistRecord(db: Executor, id: string): Promise<Wait
   return row?.entry ?? null;
 }
 
-/** The waiting entries of a resource, in the order they were made. */
-export async function waitingEntriesOf(db: Executor, bookableResourceId: string): Promise<WaitlistEntry[]> {
+/** The waiting entries of a resource (those overlapping one of `within` when given), in the order they were made. */
+export async function waitingEntriesOf(db: Executor, bookableResourceId: string, within?: readonly { fromMs: number; toMs: number }[]): Promise<WaitlistEntry[]> {
+  if (within?.length === 0) return [];
   const rows = await db
     .selectFrom('waitlist_entries')
     .select('entry')
     .where('bookable_resource_id', '=', bookableResourceId)
     .where('status', '=', 'waiting')
+    .$if(within !== undefined, (q) =>
+      q.where((eb) => eb.or(within!.map((range) => eb.and([eb('start_time', '<', new Date(range.toMs)), eb('end_time', '>', new Date(range.fromMs))])))),
+    )
     .orderBy('queued_at')
     .execute();
   return rows.map((row) => row.entry);

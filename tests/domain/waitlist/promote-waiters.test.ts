@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { BookingCancelled } from '../../../src/domain/booking/booking-events.js';
 import type { Booking } from '../../../src/domain/booking/booking.js';
-import { promoteWaiters, type Waiter } from '../../../src/domain/waitlist/promote-waiters.js';
+import { promoteWaiters, reachOfFreeing, type Waiter } from '../../../src/domain/waitlist/promote-waiters.js';
 import type { WaitlistEntry } from '../../../src/domain/waitlist/waitlist-entry.js';
 import { booking, now, resource, resourceUuid, workspace } from '../booking/booking-fixtures.js';
 import { given } from '../booking/decider-spec.js';
@@ -107,5 +107,11 @@ describe('promoteWaiters (contract §23)', () => {
     const bob = entry();
     const events = promote([cancel(taken)])([{ entry: bob, state: { ...waiter(bob).state, resource: resource({ autoConfirm: false }) } }]);
     expect((events[0]!.data as { booking: Booking }).booking.status).to.equal('pending');
+  });
+
+  it('a freeing reaches the entries whose occupied range meets the freed one, buffers on both sides', () => {
+    const buffered = resource({ bufferBeforeMinutes: 10, bufferAfterMinutes: 5 });
+    const freed = booking({ startTime: '2027-01-05T09:00:00Z', endTime: '2027-01-05T10:00:00Z', bufferBeforeMinutes: 15, bufferAfterMinutes: 0 });
+    expect(reachOfFreeing([freed], buffered)).to.deep.equal([{ fromMs: Date.parse('2027-01-05T08:40:00Z'), toMs: Date.parse('2027-01-05T10:10:00Z') }]);
   });
 });

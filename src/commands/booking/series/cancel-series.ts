@@ -18,7 +18,7 @@ export async function cancelSeries(ctx: CommandContext, actor: Principal, parent
   const { events } = await handleCommand(ctx, found && resourceStreamId(found.bookableResourceId), {
     load: async (db) => {
       const series = await loadSeries(db, parentId, now);
-      return { ...series, waiters: await loadWaiters(ctx, db, series.resource) };
+      return { ...series, waiters: await loadWaiters(ctx, db, series.resource, series.upcoming) };
     },
     // The occurrences' time goes to the waiters in the same append (contract §23).
     decide: promoting(ctx, (state: LoadedSeries) => decideCancelSeries(state, actor, now, reason)),
