@@ -112,6 +112,14 @@ async function ensureHoliday(call: Call, day: number): Promise<void> {
   console.error(`  blackout "${holidayReason}" on ${from.toPlainDate()} (whole workspace; ${created.affected.length} bookings hit, none cancelled)`);
 }
 
+/** Alice waits for the board room's quarterly review slot (contract §23): once, beside the booking it waits behind. */
+async function ensureWaitlistEntry(call: Call, day: number, from: string, to: string): Promise<string> {
+  const body = { resourceType: 'zone', resourceId: 'demo-board-room', title: 'Demo: waiting for the board room', startTime: workingDay(day, from).toString({ timeZoneName: 'never' }), endTime: workingDay(day, to).toString({ timeZoneName: 'never' }) };
+  const entry = expectStatus(await call('POST', '/booking/v1/waitlist', body), [201], 'waitlist entry');
+  console.error(`  waitlist entry ${entry.id} (position ${entry.position} behind the quarterly review)`);
+  return entry.id as string;
+}
+
 /** The quota of the focus room: hours per ISO week per person. */
 async function ensureQuota(call: Call, resourceId: string, limit: number): Promise<void> {
   const list = expectStatus(await call('GET', '/booking/v1/quotas?limit=100'), [200], 'quotas');
@@ -157,6 +165,8 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   const titles = await bookingTitles(asAdmin);
   const review = await ensureBooking(asAdmin, titles, 'demo-board-room', 'Demo: quarterly review', 2, '10:00', '12:00');
   if (review) expectStatus(await asAdmin('PATCH', `/booking/v1/bookings/${review}/confirm`), [200], 'confirm the quarterly review');
+  // Cancelling the review hands its time to this waiter in the same request.
+  const waiting = review ? await ensureWaitlistEntry(asMember, 2, '10:00', '12:00') : undefined;
   await ensureBooking(asAdmin, titles, 'demo-board-room', 'Demo: hiring panel (awaiting confirmation)', 3, '14:00', '15:30');
   await ensureBooking(asMember, titles, 'demo-focus-room', 'Demo: focus time', 1, '09:00', '11:00');
   const request = await ensureBooking(asMember, titles, 'demo-project-room', 'Demo: project kick-off (awaiting carol)', 2, '13:00', '14:00');
@@ -212,6 +222,11 @@ Try:
   curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${focusRoom}/available-slots?date=${workingDay(1, '00:00').toPlainDate()}&slotMinutes=30'
   curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/free-resources?from=${encodeURIComponent(workingDay(2, '10:00').toString({ timeZoneName: 'never' }))}&to=${encodeURIComponent(workingDay(2, '11:00').toString({ timeZoneName: 'never' }))}&minCapacity=8&tz=${timeZone}'
   curl -s -H "authorization: Bearer $ADMIN_TOKEN" '${baseUrl}/catalog/v1/applications/released'
+  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/waitlist?resourceType=zone&resourceId=demo-board-room'${
+    review && waiting ? `
+  curl -s -X PATCH -H "authorization: Bearer $ADMIN_TOKEN" -H 'content-type: application/json' '${baseUrl}/booking/v1/bookings/${review}/cancel' -d '{}'    # then the entry above is fulfilled, with its bookingId
+  curl -s -X DELETE -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/waitlist/${waiting}'    # or leave the waitlist` : ''
+  }
   curl -s -H "authorization: Bearer $APPROVER_TOKEN" '${baseUrl}/booking/v1/approvals'${
     request ? `
   curl -s -X PATCH -H "authorization: Bearer $APPROVER_TOKEN" '${baseUrl}/booking/v1/bookings/${request}/confirm'` : ''

@@ -10,6 +10,7 @@ const statusOf: Record<DomainErrorCode, number> = {
   not_found: 404,
   policy_violation: 422,
   booking_conflict: 409,
+  slot_available: 409,
   invalid_transition: 409,
   outside_checkin_window: 409,
   already_registered: 409,
@@ -22,7 +23,7 @@ const statusOf: Record<DomainErrorCode, number> = {
 };
 
 /** Codes whose name a client reads as `reason`. */
-const reasonCodes = new Set<DomainErrorCode>(['invalid_transition', 'outside_checkin_window', 'already_registered', 'resource_not_found', 'bundle_member']);
+const reasonCodes = new Set<DomainErrorCode>(['invalid_transition', 'outside_checkin_window', 'already_registered', 'resource_not_found', 'bundle_member', 'slot_available']);
 
 /**
  * The refusals of body-parser (express.json) and of raw-body beneath it, by their `type`, with the

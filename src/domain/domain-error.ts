@@ -5,6 +5,7 @@ export type DomainErrorCode =
   | 'not_found'
   | 'policy_violation'
   | 'booking_conflict'
+  | 'slot_available'
   | 'invalid_transition'
   | 'outside_checkin_window'
   | 'already_registered'

@@ -3,6 +3,7 @@ import { recordEventBody } from './record/record-event-envelope.js';
 import { resourceEventBody } from './resource/resource-event-envelope.js';
 import { isBookingEvent, publishedEventName, type BookingEvent } from './booking/booking-events.js';
 import type { PublishedBody } from './published-body.js';
+import { waitlistEventBody } from './waitlist/waitlist-events.js';
 
 /** What the envelope is made of: a stored event's id, global position, type and data. */
 export type StoredEvent = { id: string; globalPosition: number | string; type: string; data: Record<string, unknown> };
@@ -85,7 +86,7 @@ function bookingEventBody(event: { type: string; data: Record<string, unknown> }
  */
 export function toEventEnvelope(recorded: StoredEvent): EventEnvelope | null {
   const event = { type: recorded.type, data: recorded.data };
-  const body = bookingEventBody(event) ?? resourceEventBody(event) ?? recordEventBody(event) ?? blackoutEventBody(event);
+  const body = bookingEventBody(event) ?? resourceEventBody(event) ?? recordEventBody(event) ?? blackoutEventBody(event) ?? waitlistEventBody(event);
   if (!body) return null;
   const { event: name, timestamp, workspace, data } = body;
   return { id: recorded.id, event: name, timestamp, workspace, position: Number(recorded.globalPosition), data };

@@ -4,6 +4,7 @@ import type { Projector } from './projector.js';
 import { recordsProjector, repeatableRecordsProjector } from './record/records-projector.js';
 import { quotasProjector } from './quota/quotas-projector.js';
 import { approvalDelegationsProjector } from './approval/approval-delegations-projector.js';
+import { waitlistProjector } from './waitlist/waitlist-projector.js';
 import { resourcesProjector } from './resource/resources-projector.js';
 import { timersProjector } from './timer/timers-projector.js';
 import { utilizationProjector } from './utilization/utilization-projector.js';
@@ -12,7 +13,7 @@ import { utilizationProjector } from './utilization/utilization-projector.js';
  * Every read model kept inline with the event log, in the order they are applied; the store is
  * created with them (src/open-event-store.ts) and a rebuild replays the log through them.
  */
-export const projectors: readonly Projector[] = [resourcesProjector, bookingsProjector, timersProjector, recordsProjector, utilizationProjector, quotasProjector, blackoutsProjector, approvalDelegationsProjector];
+export const projectors: readonly Projector[] = [resourcesProjector, bookingsProjector, timersProjector, recordsProjector, utilizationProjector, quotasProjector, blackoutsProjector, approvalDelegationsProjector, waitlistProjector];
 
 /**
  * The projectors that follow the log from a checkpointed runner with PROJECTIONS=async on the

@@ -15,6 +15,7 @@ import type { RunningLoop } from './supervised-loop.js';
 import { startTimerLoop } from './timer/start-timer-loop.js';
 import { startWebhookSender } from './webhook/start-webhook-sender.js';
 import { webhookRelay } from './webhook/webhook-relay.js';
+import { waitlistPromotions } from './waitlist/waitlist-promotions.js';
 import { workerOptionsFor, type WorkerOptions } from './worker-options.js';
 
 export type RunningWorkers = {
@@ -56,7 +57,7 @@ export function startWorkers(services: Services, overrides: Partial<WorkerOption
     return loop;
   };
 
-  const loops: RunningLoop[] = [startTimerLoop(services, options), follow(deviceDeletions(services)), startReconciliation(services, options), startRetentionLoop(services, options), startRequestRecordsCleanup(services, options)];
+  const loops: RunningLoop[] = [startTimerLoop(services, options), follow(deviceDeletions(services)), follow(waitlistPromotions(services)), startReconciliation(services, options), startRetentionLoop(services, options), startRequestRecordsCleanup(services, options)];
   const sender = endpoint && secret ? startWebhookSender(services, { endpoint, secret }, options) : undefined;
   if (sender) loops.push(follow(webhookRelay, options.relayBatchSize), sender);
   const producer = config.kafka.brokers.length > 0 ? (options.kafkaProducer ?? createKafkaProducer(config.kafka.brokers, logger)) : undefined;

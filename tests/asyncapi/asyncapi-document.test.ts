@@ -15,7 +15,7 @@ describe('The AsyncAPI description of the event stream', () => {
       'booking.create', 'booking.confirm', 'booking.reschedule', 'booking.cancel', 'booking.checkin', 'booking.checkout',
       'booking.complete', 'booking.no_show', 'booking.reminder', 'booking.approval_reminder',
       'resource.register', 'resource.update', 'resource.deactivate', 'resource.activate', 'resource.remove',
-      'device.delete', 'zone.delete', 'blackout.create', 'blackout.delete',
+      'device.delete', 'zone.delete', 'blackout.create', 'blackout.delete', 'waitlist.join', 'waitlist.fulfil', 'waitlist.close',
     ]);
   });
 

@@ -100,6 +100,8 @@ const EXPECTED: Record<string, string[]> = {
   '/booking/v1/approvals': ['get'],
   '/booking/v1/approval-delegations': ['get', 'post'],
   '/booking/v1/approval-delegations/{id}': ['delete'],
+  '/booking/v1/waitlist': ['get', 'post'],
+  '/booking/v1/waitlist/{id}': ['delete', 'get'],
 };
 
 /** Read by a bearer JWT or by a calendar feed token in the query (contract §18). */

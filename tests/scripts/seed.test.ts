@@ -72,16 +72,17 @@ describe('the seed’s service address', () => {
     const first = await seed();
     expect(first.code, first.stderr).to.equal(0);
     expect(first.stderr).to.include('series "Demo: stand-up" (12 occurrences)');
+    expect(first.stderr).to.match(/waitlist entry \S+ \(position 1 behind the quarterly review\)/);
     expect(first.stderr).to.match(/blackout "Holiday" on \S+ \(whole workspace; 0 bookings hit, none cancelled\)/);
     const member = exported(first.stdout, 'MEMBER_TOKEN');
     expect(member).to.be.a('string');
 
     const tries = [...first.stdout.matchAll(/curl -s -H "authorization: Bearer \$(\w+)" '([^']+)'/g)];
-    expect(tries).to.have.length(5);
+    expect(tries).to.have.length(6);
     for (const [, tokenName, url] of tries) {
       const answer = await fetch(url!, { headers: { authorization: `Bearer ${exported(first.stdout, tokenName!)}` } });
       expect(answer.status, url).to.equal(200);
-      // A page (bookings, approvals), the slots, the free resources, or a bare list.
+      // A page (bookings, waitlist, approvals), the slots, the free resources, or a bare list.
       const body = (await answer.json()) as unknown[] | { data?: unknown[]; slots?: unknown[]; resources?: unknown[] };
       expect((Array.isArray(body) ? body : (body.data ?? body.slots ?? body.resources))!.length, url).to.be.greaterThan(0);
     }

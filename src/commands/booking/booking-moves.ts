@@ -1,5 +1,6 @@
 import { isAdmin, type Principal } from '../../domain/access/principal.js';
 import type { BookingDecisionState } from '../../domain/booking/booking-decision-state.js';
+import type { BookingMoveState } from '../../domain/booking/booking-move-state.js';
 import { findReceivedDelegations } from '../../projections/approval/approval-delegation-queries.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import { decideCancelBooking } from '../../domain/booking/decide-cancel-booking.js';
@@ -8,7 +9,8 @@ import { decideCheckOutBooking } from '../../domain/booking/decide-check-out-boo
 import { decideConfirmBooking } from '../../domain/booking/decide-confirm-booking.js';
 import { notFound } from '../../domain/domain-error.js';
 import type { CommandContext } from '../command-context.js';
-import { handleBookingMove, type LoadMore } from './handle-booking-move.js';
+import { promoting, withWaiters } from '../waitlist/promotions.js';
+import { handleBookingMove, nothingMore, type LoadMore } from './handle-booking-move.js';
 
 /** A user's move answers the booking afterwards; the decision has refused an unknown one already. */
 const updated = (booking: Booking | null): Booking => {
@@ -26,7 +28,7 @@ export async function confirmBooking(ctx: CommandContext, actor: Principal, id: 
 }
 
 export async function cancelBooking(ctx: CommandContext, actor: Principal, id: string, reason: string | null): Promise<Booking> {
-  return updated(await handleBookingMove(ctx, id, (state) => [decideCancelBooking(state, actor, ctx.now(), reason)], delegationsOf(ctx, actor)));
+  return updated(await handleBookingMove(ctx, id, promoting(ctx, (state: BookingDecisionState) => [decideCancelBooking(state, actor, ctx.now(), reason)]), withWaiters(ctx, delegationsOf(ctx, actor))));
 }
 
 export async function checkInBooking(ctx: CommandContext, actor: Principal, id: string): Promise<Booking> {
@@ -34,5 +36,5 @@ export async function checkInBooking(ctx: CommandContext, actor: Principal, id: 
 }
 
 export async function checkOutBooking(ctx: CommandContext, actor: Principal, id: string): Promise<Booking> {
-  return updated(await handleBookingMove(ctx, id, (state) => [decideCheckOutBooking(state, actor, ctx.now())]));
+  return updated(await handleBookingMove(ctx, id, promoting(ctx, (state: BookingMoveState) => [decideCheckOutBooking(state, actor, ctx.now())]), withWaiters(ctx, nothingMore)));
 }

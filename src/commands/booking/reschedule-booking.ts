@@ -9,6 +9,7 @@ import { findActiveOverlapping } from '../../projections/booking/booking-queries
 import type { BookingMoveState } from '../../domain/booking/booking-move-state.js';
 import type { Executor } from '../../infra/db/database.js';
 import type { CommandContext } from '../command-context.js';
+import { promoting, withWaiters, type WithWaiters } from '../waitlist/promotions.js';
 import { handleBookingMove } from './handle-booking-move.js';
 import { quotaGuardOfBooking } from './quota-guard-of-booking.js';
 import { quotaOrOverlapMeansRetry } from './quota-hold.js';
@@ -45,11 +46,11 @@ export async function rescheduleBooking(ctx: CommandContext, actor: Principal, i
     endTime: input.endTime === undefined ? undefined : parseClientInstant(input.endTime, '/body/endTime'),
     title: input.title,
   };
-  const booking = await handleBookingMove<RescheduleBookingState>(
+  const booking = await handleBookingMove<RescheduleBookingState & WithWaiters>(
     ctx,
     id,
-    (state) => decideRescheduleBooking(command, state, actor, ctx.now()),
-    findRescheduleState(command),
+    promoting(ctx, (state: RescheduleBookingState) => decideRescheduleBooking(command, state, actor, ctx.now())),
+    withWaiters(ctx, findRescheduleState(command)),
     { inTransactionFor: rescheduleQuotaHold(command), onConstraintViolation: quotaOrOverlapMeansRetry },
   );
   if (!booking) throw notFound('booking');

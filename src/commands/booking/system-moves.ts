@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Booking } from '../../domain/booking/booking.js';
+import type { BookingMoveState } from '../../domain/booking/booking-move-state.js';
 import { decideCompletion, decideExpiry, decideNoShow, decideReminder } from '../../domain/booking/decide-system-moves.js';
 import type { CommandContext } from '../command-context.js';
-import { handleBookingMove } from './handle-booking-move.js';
+import { promoting, withWaiters } from '../waitlist/promotions.js';
+import { handleBookingMove, nothingMore } from './handle-booking-move.js';
 
 /*
  * The moves the timer worker sends. Each is a no-op when it no longer applies (the booking moved
@@ -10,7 +12,7 @@ import { handleBookingMove } from './handle-booking-move.js';
  */
 
 export async function markNoShow(ctx: CommandContext, bookingId: string): Promise<void> {
-  await handleBookingMove(ctx, bookingId, ({ booking, resource }) => decideNoShow(booking, resource, ctx.now()));
+  await handleBookingMove(ctx, bookingId, promoting(ctx, ({ booking, resource }: BookingMoveState) => decideNoShow(booking, resource, ctx.now())), withWaiters(ctx, nothingMore));
 }
 
 export async function completeBooking(ctx: CommandContext, bookingId: string): Promise<void> {

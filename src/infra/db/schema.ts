@@ -6,6 +6,7 @@ import type { DevicesTable, ZonesTable } from './tables/device-records.table.js'
 import type { EventsTable, StreamsTable } from './tables/events.table.js';
 import type { ApprovalDelegationsTable } from './tables/approval-delegations.table.js';
 import type { QuotasTable } from './tables/quotas.table.js';
+import type { WaitlistEntriesTable } from './tables/waitlist-entries.table.js';
 import type { IdempotencyKeysTable } from './tables/idempotency-keys.table.js';
 import type { ProcessorCheckpointsTable } from './tables/processor-checkpoints.table.js';
 import type { RateLimitBucketsTable } from './tables/rate-limit-buckets.table.js';
@@ -39,6 +40,7 @@ export type DB = {
   quotas: QuotasTable;
   approval_delegations: ApprovalDelegationsTable;
   blackouts: BlackoutsTable;
+  waitlist_entries: WaitlistEntriesTable;
   idempotency_keys: IdempotencyKeysTable;
   rate_limit_buckets: RateLimitBucketsTable;
 };

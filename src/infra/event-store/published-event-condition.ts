@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { publishedEventName } from '../../domain/booking/booking-events.js';
+import { publishedWaitlistEventName } from '../../domain/waitlist/waitlist-events.js';
 
 const carriesResource = sql<boolean>`data ? 'resource'`;
 const changesIsActive = sql<boolean>`data -> 'changes' ? 'isActive'`;
@@ -23,6 +24,7 @@ const conditionOf: Record<string, RawBuilder<boolean>> = {
   'zone.delete': sql<boolean>`event_type = 'ZoneDeleted'`,
   'blackout.create': sql<boolean>`event_type = 'BlackoutCreated'`,
   'blackout.delete': sql<boolean>`event_type = 'BlackoutDeleted'`,
+  ...Object.fromEntries(Object.entries(publishedWaitlistEventName).map(([type, name]) => [name, sql<boolean>`event_type = ${type}`])),
 };
 
 /** Every name an event is published under (contract §8, §14). */
@@ -35,5 +37,5 @@ export function publishedUnder(names: readonly string[]): RawBuilder<boolean> {
 
 /** The events of a workspace, wherever each kind keeps it: its booking, its resource, its blackout, or its own data. */
 export function ofWorkspace(workspace: string): RawBuilder<boolean> {
-  return sql<boolean>`coalesce(data -> 'booking' ->> 'workspace', data -> 'resource' ->> 'workspace', data -> 'blackout' ->> 'workspace', data ->> 'workspace') = ${workspace}`;
+  return sql<boolean>`coalesce(data -> 'booking' ->> 'workspace', data -> 'resource' ->> 'workspace', data -> 'blackout' ->> 'workspace', data -> 'entry' ->> 'workspace', data ->> 'workspace') = ${workspace}`;
 }

@@ -1,0 +1,18 @@
+import type { JSONColumnType } from 'kysely';
+import type { WaitlistEntry, WaitlistStatus } from '../../../domain/waitlist/waitlist-entry.js';
+
+/** The waitlist entries (one row an entry, the record as its last event carries it). */
+export type WaitlistEntriesTable = {
+  id: string;
+  workspace: string;
+  bookable_resource_id: string;
+  /** The join's revision in the resource's stream: the entries' order. */
+  queued_at: string | number;
+  booker_profile_id: string;
+  created_by: string;
+  status: WaitlistStatus;
+  start_time: Date;
+  end_time: Date;
+  entry: JSONColumnType<WaitlistEntry, string, string>;
+  created_at: Date;
+};

@@ -1,0 +1,149 @@
+import { expect } from 'chai';
+import { toEventEnvelope } from '../../../src/domain/event-envelope.js';
+import { assertPublishedEvent } from '../../support/published-event-schemas.js';
+import { startTestServer, type TestServer } from '../../support/test-server.js';
+import { bookingBody, registerZone, setClock } from './booking-api.js';
+
+// Contract §23. The service's clock stands at Monday 2027-01-04 08:00Z.
+const monday = '2027-01-04T08:00:00Z';
+const nine = '2027-01-05T09:00:00Z';
+const ten = '2027-01-05T10:00:00Z';
+
+describe('waitlists over HTTP (contract §23)', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let alice: string;
+  let bob: string;
+  let counter = 0;
+  const freshRoom = async (bookingPolicy: Record<string, unknown> = {}) => {
+    counter += 1;
+    const zoneId = `waitlist-room-${counter}`;
+    return { zoneId, id: await registerZone(server, zoneId, { bookingPolicy }) };
+  };
+  const join = (token: string, body: Record<string, unknown>) => server.request('POST', '/booking/v1/waitlist', { body, token });
+  const takenRoom = async () => {
+    const room = await freshRoom();
+    const booked = await server.request('POST', '/booking/v1/bookings', { body: bookingBody(room.zoneId, nine, ten) });
+    expect(booked.status).to.equal(201);
+    return { ...room, bookingId: booked.body.id as string };
+  };
+
+  before(async () => {
+    server = await startTestServer();
+    alice = server.token({ level: 'LV4', sub: 'alice', email: 'alice@example.com' });
+    bob = server.token({ level: 'LV4', sub: 'bob', email: 'bob@example.com' });
+  });
+  beforeEach(() => setClock(server, monday));
+  after(() => server.stop());
+
+  it('joins a taken slot: 201 waiting with its position among the overlapping earlier waiters', async () => {
+    const { zoneId } = await takenRoom();
+    const first = await join(alice, bookingBody(zoneId, nine, ten));
+    expect(first.status, JSON.stringify(first.body)).to.equal(201);
+    expect(first.body).to.include({ status: 'waiting', position: 1, units: 1, bookerProfileId: 'alice', createdBy: 'alice', startTime: nine, endTime: ten, title: 'Sync', bookingId: null });
+    const second = await join(bob, bookingBody(zoneId, '2027-01-05T09:30:00Z', ten, { units: 2 }));
+    expect(second.body).to.include({ status: 'waiting', position: 2, units: 2 });
+    const read = await server.request('GET', `/booking/v1/waitlist/${second.body.id}`, { token: bob });
+    expect(read.status).to.equal(200);
+    expect(read.body).to.deep.equal(second.body);
+  });
+
+  it('a free slot answers 409 slot_available; another refusal is that refusal; nothing is stored', async () => {
+    const { zoneId } = await freshRoom({ maxDurationMinutes: 60 });
+    const free = await join(alice, bookingBody(zoneId, nine, ten));
+    expect(free.status).to.equal(409);
+    expect(free.body.reason).to.equal('slot_available');
+    const tooLong = await join(alice, bookingBody(zoneId, nine, '2027-01-05T11:00:00Z'));
+    expect(tooLong.status).to.equal(422);
+    expect(tooLong.body.policy).to.equal('maxDurationMinutes');
+    expect((await join(alice, bookingBody('no-such-zone', nine, ten))).status).to.equal(404);
+    expect((await join(alice, bookingBody(zoneId, ten, nine))).status).to.equal(400);
+    expect((await join(alice, bookingBody(zoneId, nine, ten, { units: 0 }))).status).to.equal(400);
+    const listed = await server.request('GET', `/booking/v1/waitlist?resourceType=zone&resourceId=${zoneId}`);
+    expect(listed.body.total).to.equal(0);
+  });
+
+  it('on behalf as a create: LV4 naming another → 403, LV5 → 403, LV2 for another user → 201', async () => {
+    const { zoneId } = await takenRoom();
+    expect((await join(alice, bookingBody(zoneId, nine, ten, { bookerProfileId: 'bob' }))).status).to.equal(403);
+    expect((await join(server.token({ level: 'LV5', sub: 'guest' }), bookingBody(zoneId, nine, ten))).status).to.equal(403);
+    const onBehalf = await join(server.token({ level: 'LV2', sub: 'admin' }), bookingBody(zoneId, nine, ten, { bookerProfileId: 'bob', bookerEmail: 'bob@example.com' }));
+    expect(onBehalf.status).to.equal(201);
+    expect(onBehalf.body).to.include({ bookerProfileId: 'bob', createdBy: 'admin', bookerEmail: 'bob@example.com' });
+  });
+
+  it('leaves: the booker or LV1–LV3 close it cancelled (position null); another user gets 404; the list shows LV4 its own', async () => {
+    const { zoneId } = await takenRoom();
+    const mine = (await join(alice, bookingBody(zoneId, nine, ten))).body;
+    const bobs = (await join(bob, bookingBody(zoneId, nine, ten))).body;
+    expect(bobs.position).to.equal(2);
+    expect((await server.request('GET', `/booking/v1/waitlist/${mine.id}`, { token: bob })).status).to.equal(404);
+    expect((await server.request('DELETE', `/booking/v1/waitlist/${mine.id}`, { token: bob })).status).to.equal(404);
+    const aliceSees = await server.request('GET', `/booking/v1/waitlist?resourceId=${zoneId}`, { token: alice });
+    expect(aliceSees.body.data.map((e: { id: string }) => e.id)).to.deep.equal([mine.id]);
+    const left = await server.request('DELETE', `/booking/v1/waitlist/${mine.id}`, { token: alice });
+    expect(left.status).to.equal(200);
+    expect(left.body).to.include({ id: mine.id, status: 'cancelled', position: null });
+    expect((await server.request('DELETE', `/booking/v1/waitlist/${mine.id}`, { token: alice })).status).to.equal(409);
+    // Bob moves up once the earlier entry is closed.
+    expect((await server.request('GET', `/booking/v1/waitlist/${bobs.id}`, { token: bob })).body.position).to.equal(1);
+    const admin = await server.request('DELETE', `/booking/v1/waitlist/${bobs.id}`);
+    expect(admin.body).to.include({ status: 'cancelled' });
+    const all = await server.request('GET', `/booking/v1/waitlist?resourceType=zone&resourceId=${zoneId}&status=cancelled`);
+    expect(all.body).to.include({ total: 2, page: 1 });
+  });
+
+  it('the resource history shows the entries as waitlist.join and waitlist.close, published as AsyncAPI describes them', async () => {
+    const { zoneId, id } = await takenRoom();
+    const entry = (await join(alice, bookingBody(zoneId, nine, ten))).body;
+    await server.request('DELETE', `/booking/v1/waitlist/${entry.id}`, { token: alice });
+    const history = await server.request('GET', `/booking/v1/resources/${id}/history`);
+    expect(history.status).to.equal(200);
+    const names = JSON.stringify(history.body);
+    expect(names).to.contain('waitlist.join').and.to.contain('waitlist.close');
+    const rows = await server.database.db.selectFrom('events').selectAll().where('event_type', 'in', ['WaitlistJoined', 'WaitlistFulfilled', 'WaitlistClosed']).execute();
+    const envelopes = rows.map((row) => toEventEnvelope({ id: row.event_id, globalPosition: row.global_position, type: row.event_type, data: row.data })!);
+    expect(envelopes.map((e) => e.event)).to.include.members(['waitlist.join', 'waitlist.close']);
+    envelopes.forEach((e) => assertPublishedEvent(e));
+  });
+
+  it('a cancel promotes the first fitting waiter in the same request: a direct create right after it gets 409', async () => {
+    const { zoneId, bookingId } = await takenRoom();
+    const first = (await join(alice, bookingBody(zoneId, nine, ten))).body;
+    const second = (await join(bob, bookingBody(zoneId, nine, ten))).body;
+    const cancelled = await server.request('PATCH', `/booking/v1/bookings/${bookingId}/cancel`, { body: {} });
+    expect(cancelled.status).to.equal(200);
+    expect(cancelled.body).to.include({ id: bookingId, status: 'cancelled' });
+    const direct = await server.request('POST', '/booking/v1/bookings', { body: bookingBody(zoneId, nine, ten), token: bob });
+    expect(direct.status).to.equal(409);
+    const fulfilled = (await server.request('GET', `/booking/v1/waitlist/${first.id}`, { token: alice })).body;
+    expect(fulfilled).to.include({ status: 'fulfilled', position: null });
+    const promoted = (await server.request('GET', `/booking/v1/bookings/${fulfilled.bookingId}`, { token: alice })).body;
+    expect(promoted).to.include({ bookerProfileId: 'alice', createdBy: 'system', status: 'confirmed', startTime: nine, endTime: ten });
+    expect((await server.request('GET', `/booking/v1/waitlist/${second.id}`, { token: bob })).body).to.include({ status: 'waiting', position: 1 });
+    // The promoted booking's cancel hands the slot to the next waiter.
+    await server.request('PATCH', `/booking/v1/bookings/${fulfilled.bookingId}/cancel`, { body: {}, token: alice });
+    expect((await server.request('GET', `/booking/v1/waitlist/${second.id}`, { token: bob })).body).to.include({ status: 'fulfilled' });
+  });
+
+  it('a reschedule and a series cancel promote too; a waiter refused by a policy at promotion is closed refused', async () => {
+    const { zoneId, bookingId } = await takenRoom();
+    const waiting = (await join(alice, bookingBody(zoneId, nine, ten))).body;
+    const moved = await server.request('PATCH', `/booking/v1/bookings/${bookingId}`, { body: { startTime: '2027-01-05T13:00:00Z', endTime: '2027-01-05T14:00:00Z' } });
+    expect(moved.status).to.equal(200);
+    expect(moved.body).to.include({ id: bookingId, startTime: '2027-01-05T13:00:00Z' });
+    expect((await server.request('GET', `/booking/v1/waitlist/${waiting.id}`, { token: alice })).body.status).to.equal('fulfilled');
+
+    const room = await freshRoom();
+    const series = await server.request('POST', '/booking/v1/bookings/bulk', { body: { ...bookingBody(room.zoneId, nine, ten), recurrenceRule: 'FREQ=WEEKLY;COUNT=2' } });
+    expect(series.status, JSON.stringify(series.body)).to.equal(201);
+    const waiter = (await join(bob, bookingBody(room.zoneId, nine, ten))).body;
+    const refused = (await join(alice, bookingBody(room.zoneId, '2027-01-12T09:00:00Z', ten.replace('05', '12')))).body;
+    await server.request('PATCH', `/booking/v1/resources/${room.id}`, { body: { bookingPolicy: { maxAdvanceDays: 5 } } });
+    const cancel = await server.request('PATCH', `/booking/v1/bookings/series/${series.body.parent.id}/cancel`, { body: {} });
+    expect(cancel.status, JSON.stringify(cancel.body)).to.equal(200);
+    expect((await server.request('GET', `/booking/v1/waitlist/${waiter.id}`, { token: bob })).body.status).to.equal('fulfilled');
+    const closed = (await server.request('GET', `/booking/v1/waitlist/${refused.id}`, { token: alice })).body;
+    expect(closed).to.include({ status: 'refused', policy: 'maxAdvanceDays', position: null });
+  });
+});

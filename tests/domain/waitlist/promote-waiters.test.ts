@@ -1,0 +1,117 @@
+import { expect } from 'chai';
+import type { BookingCancelled } from '../../../src/domain/booking/booking-events.js';
+import type { Booking } from '../../../src/domain/booking/booking.js';
+import { promoteWaiters, reachOfFreeing, type Waiter } from '../../../src/domain/waitlist/promote-waiters.js';
+import type { WaitlistEntry } from '../../../src/domain/waitlist/waitlist-entry.js';
+import { booking, now, resource, resourceUuid, workspace } from '../booking/booking-fixtures.js';
+import { given } from '../booking/decider-spec.js';
+
+// Contract §23: a freeing on the resource promotes the waiters, first made first, in the same decision.
+const room = resource();
+const taken = booking({ startTime: '2027-01-05T09:00:00Z', endTime: '2027-01-05T10:00:00Z', bookerProfileId: 'owner' });
+
+let n = 0;
+function entry(extra: Partial<WaitlistEntry> = {}): WaitlistEntry {
+  n += 1;
+  return {
+    id: `e0000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    workspace,
+    bookableResourceId: resourceUuid,
+    resourceType: 'zone',
+    resourceId: 'zone-42',
+    title: 'Waiting',
+    startTime: '2027-01-05T09:00:00Z',
+    endTime: '2027-01-05T10:00:00Z',
+    units: 1,
+    bookerProfileId: 'bob',
+    bookerEmail: 'bob@example.com',
+    createdBy: 'bob',
+    status: 'waiting',
+    bookingId: null,
+    policy: null,
+    createdAt: '2027-01-04T07:00:00Z',
+    closedAt: null,
+    ...extra,
+  };
+}
+const waiter = (e: WaitlistEntry, overlapping: Booking[] = [taken], extra: Partial<Waiter['state']> = {}): Waiter => ({
+  entry: e,
+  state: { resource: room, overlapping, activeBookingsOfBooker: 0, quotas: [], blackouts: [], ...extra },
+});
+const cancel = (b: Booking): BookingCancelled => ({ type: 'BookingCancelled', data: { booking: { ...b, status: 'cancelled' }, by: 'owner', at: now.toString() } });
+const ids = () => {
+  let i = 0;
+  return () => `b0000000-0000-4000-8000-${String(++i).padStart(12, '0')}`;
+};
+const promote = (freeing: BookingCancelled[]) => (waiters: Waiter[]) => promoteWaiters(freeing, waiters, now, ids());
+
+describe('promoteWaiters (contract §23)', () => {
+  it('fit: the freed slot becomes the waiter\'s booking, made by "system", and the entry is fulfilled with its id', () => {
+    const bob = entry();
+    const events = promote([cancel(taken)])([waiter(bob)]);
+    expect(events.map((e) => e.type)).to.deep.equal(['BookingCreated', 'WaitlistFulfilled']);
+    const created = events[0]!.data as { booking: Booking; by: string };
+    expect(created.booking).to.include({ bookerProfileId: 'bob', createdBy: 'system', status: 'confirmed', startTime: bob.startTime, endTime: bob.endTime, title: 'Waiting' });
+    expect(created.by).to.equal('system');
+    const fulfilled = events[1]!.data as { entry: WaitlistEntry };
+    expect(fulfilled.entry).to.include({ id: bob.id, status: 'fulfilled', bookingId: created.booking.id, closedAt: now.toString() });
+  });
+
+  it('an entry the freeing does not clear keeps waiting', () => {
+    const other = booking({ startTime: '2027-01-05T09:30:00Z', endTime: '2027-01-05T10:30:00Z' });
+    given([waiter(entry(), [taken, other])])
+      .when(promote([cancel(taken)]))
+      .thenNothing();
+  });
+
+  it('FIFO: the first waiter takes the slot, the next one overlapping it keeps waiting, a later one elsewhere fits too', () => {
+    const first = entry({ bookerProfileId: 'carol' });
+    const second = entry({ startTime: '2027-01-05T09:30:00Z' });
+    const third = entry({ startTime: '2027-01-05T10:00:00Z', endTime: '2027-01-05T11:00:00Z', bookerProfileId: 'dave' });
+    const events = promote([cancel(taken)])([waiter(first), waiter(second), waiter(third, [])]);
+    const fulfilled = events.filter((e) => e.type === 'WaitlistFulfilled').map((e) => (e.data as { entry: WaitlistEntry }).entry.id);
+    expect(fulfilled).to.deep.equal([first.id, third.id]);
+  });
+
+  it('refused: an entry the create refuses for another reason than a conflict is closed refused with the policy', () => {
+    const longer = entry({ endTime: '2027-01-05T12:00:00Z' });
+    const strict = { ...waiter(longer), state: { ...waiter(longer).state, resource: resource({ maxDurationMinutes: 60 }) } };
+    given([strict])
+      .when(promote([cancel(taken)]))
+      .then([{ type: 'WaitlistClosed', data: { entry: { ...longer, status: 'refused', policy: 'maxDurationMinutes', closedAt: now.toString() }, by: 'system', at: now.toString() } }]);
+  });
+
+  it('refused counts the earlier promotions: a booker at maxBookingsPerUser gets one slot, not two', () => {
+    const limited = resource({ maxBookingsPerUser: 1 });
+    const first = entry();
+    const second = entry({ startTime: '2027-01-05T11:00:00Z', endTime: '2027-01-05T12:00:00Z' });
+    const events = promote([cancel(taken)])([
+      { entry: first, state: { ...waiter(first).state, resource: limited } },
+      { entry: second, state: { ...waiter(second, []).state, resource: limited } },
+    ]);
+    expect(events.map((e) => [e.type, (e.data as { entry?: WaitlistEntry }).entry?.status])).to.deep.equal([
+      ['BookingCreated', undefined],
+      ['WaitlistFulfilled', 'fulfilled'],
+      ['WaitlistClosed', 'refused'],
+    ]);
+  });
+
+  it('expired: an entry whose start has passed is closed expired, not booked', () => {
+    const late = entry({ startTime: '2027-01-04T07:30:00Z', endTime: '2027-01-04T09:00:00Z' });
+    given([waiter(late, [])])
+      .when(promote([]))
+      .then([{ type: 'WaitlistClosed', data: { entry: { ...late, status: 'expired', closedAt: now.toString() }, by: 'system', at: now.toString() } }]);
+  });
+
+  it('a pending booking when the resource does not confirm by itself', () => {
+    const bob = entry();
+    const events = promote([cancel(taken)])([{ entry: bob, state: { ...waiter(bob).state, resource: resource({ autoConfirm: false }) } }]);
+    expect((events[0]!.data as { booking: Booking }).booking.status).to.equal('pending');
+  });
+
+  it('a freeing reaches the entries whose occupied range meets the freed one, buffers on both sides', () => {
+    const buffered = resource({ bufferBeforeMinutes: 10, bufferAfterMinutes: 5 });
+    const freed = booking({ startTime: '2027-01-05T09:00:00Z', endTime: '2027-01-05T10:00:00Z', bufferBeforeMinutes: 15, bufferAfterMinutes: 0 });
+    expect(reachOfFreeing([freed], buffered)).to.deep.equal([{ fromMs: Date.parse('2027-01-05T08:40:00Z'), toMs: Date.parse('2027-01-05T10:10:00Z') }]);
+  });
+});
