@@ -2,6 +2,7 @@ import { blackoutEventBody } from './blackout/blackout-event-envelope.js';
 import { recordEventBody } from './record/record-event-envelope.js';
 import { resourceEventBody } from './resource/resource-event-envelope.js';
 import { isBookingEvent, publishedEventName, type BookingEvent } from './booking/booking-events.js';
+import { upcastBooking } from './booking/upcast-booking.js';
 import type { PublishedBody } from './published-body.js';
 import { waitlistEventBody } from './waitlist/waitlist-events.js';
 
@@ -52,7 +53,7 @@ function extrasOf(event: BookingEvent): Record<string, unknown> {
 
 function bookingEventBody(event: { type: string; data: Record<string, unknown> }): PublishedBody | null {
   if (!isBookingEvent(event)) return null;
-  const { booking } = event.data;
+  const booking = upcastBooking(event.data.booking);
   return {
     event: publishedEventName[event.type],
     timestamp: event.data.at,
@@ -64,8 +65,7 @@ function bookingEventBody(event: { type: string; data: Record<string, unknown> }
       resourceType: booking.resourceType,
       bookerEmail: booking.bookerEmail,
       bookerProfileId: booking.bookerProfileId,
-      // Events written before booking on behalf: the booker created it.
-      createdBy: booking.createdBy ?? booking.bookerProfileId,
+      createdBy: booking.createdBy,
       startTime: booking.startTime,
       endTime: booking.endTime,
       status: booking.status,

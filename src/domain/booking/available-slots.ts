@@ -2,7 +2,7 @@ import { Temporal } from 'temporal-polyfill';
 import { openIntervals, type Interval } from '../resource/availability.js';
 import type { Resource } from '../resource/resource.js';
 import { activeStatuses, type Booking } from './booking.js';
-import { occupiedMsOf } from './occupied-range.js';
+import { buffersOf, occupiedMs, occupiedMsOf } from './occupied-range.js';
 
 /** The calendar day `date` of `timeZone` as instants: 23 or 25 hours long on DST change days. */
 export function calendarDay(date: Temporal.PlainDate, timeZone: string): Interval {
@@ -49,8 +49,7 @@ export function availableSlots({ resource, day, slotMinutes, busy: held, earlies
   const open = openIntervals(resource.availability, day.start, day.end).map((i) => ({ start: i.start.epochMilliseconds, end: i.end.epochMilliseconds }));
   const busy = held.map((b) => ({ start: b.startMs, end: b.endMs })).sort((a, b) => a.start - b.start);
   const step = slotMinutes * 60_000;
-  const before = resource.bookingPolicy.bufferBeforeMinutes * 60_000;
-  const after = resource.bookingPolicy.bufferAfterMinutes * 60_000;
+  const buffers = buffersOf(resource);
   const dayEnd = day.end.epochMilliseconds;
   const earliest = firstAllowedMs(earliestStart);
   const slots: Interval[] = [];
@@ -60,10 +59,11 @@ export function availableSlots({ resource, day, slotMinutes, busy: held, earlies
   // occupied range overlaps one iff that end is after the occupied start.
   let busyUntil = -Infinity;
   for (let start = day.start.epochMilliseconds, end = start + step; end <= dayEnd; start = end, end += step) {
-    while (nextBusy < busy.length && busy[nextBusy]!.start < end + after) busyUntil = Math.max(busyUntil, busy[nextBusy++]!.end);
+    const occupied = occupiedMs(start, end, buffers);
+    while (nextBusy < busy.length && busy[nextBusy]!.start < occupied.endMs) busyUntil = Math.max(busyUntil, busy[nextBusy++]!.end);
     // An open interval ending before this slot ends can hold no later slot either.
     while (nextOpen < open.length && open[nextOpen]!.end < end) nextOpen++;
-    if (start < earliest || busyUntil > start - before) continue;
+    if (start < earliest || busyUntil > occupied.startMs) continue;
     const interval = open[nextOpen];
     if (!interval || interval.start > start) continue;
     slots.push({ start: Temporal.Instant.fromEpochMilliseconds(start), end: Temporal.Instant.fromEpochMilliseconds(end) });

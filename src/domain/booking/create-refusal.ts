@@ -11,7 +11,7 @@ import { blackoutRefusal, blackoutViolation } from './blackout-refusal.js';
 import { bookerRefusal, type NamedBooker } from './booker.js';
 import { timesRefusal } from './booking-time.js';
 import { conflictRefusal, findConflicts, hasConflict } from './find-conflicts.js';
-import { buffersOf, occupiedRange } from './occupied-range.js';
+import { buffersOf, occupiedMs, occupiedRange } from './occupied-range.js';
 
 /** The times a create asks for, and whom it books for (LV1–LV3 may name another booker). */
 export type CreateTimes = { startTime: Temporal.Instant; endTime: Temporal.Instant } & NamedBooker;
@@ -77,8 +77,8 @@ export function createRefusal(command: CreateTimes, state: CreateBookingState, a
 export function isCreateAccepted(command: CreateTimes, state: CreateBookingState, actor: Principal, now: Temporal.Instant, options: RefusalOptions = {}): boolean {
   const { resource } = state;
   if (resource && state.overlapping.length > 0) {
-    const { bufferBeforeMinutes, bufferAfterMinutes } = buffersOf(resource);
-    if (hasConflict(state.overlapping, command.startTime.epochMilliseconds - bufferBeforeMinutes * 60_000, command.endTime.epochMilliseconds + bufferAfterMinutes * 60_000)) return false;
+    const occupied = occupiedMs(command.startTime.epochMilliseconds, command.endTime.epochMilliseconds, buffersOf(resource));
+    if (hasConflict(state.overlapping, occupied.startMs, occupied.endMs)) return false;
   }
   // No booking in the way: the conflicts, createRefusal's last check, find none, so the state need not carry them.
   return createRefusal(command, { ...state, overlapping: [] }, actor, now, options) === null;

@@ -3,7 +3,7 @@ import type { Principal } from '../access/principal.js';
 import type { Blackout } from '../blackout/blackout.js';
 import { createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
 import { hasConflict } from '../booking/find-conflicts.js';
-import { buffersOf } from '../booking/occupied-range.js';
+import { buffersOf, occupiedMs } from '../booking/occupied-range.js';
 import { admitSeries, assertSeriesRequest, checkSeriesCreate, type CreateSeries, type CreateSeriesState, type SeriesDecisionOptions } from '../booking/series/decide-create-series.js';
 import { seriesOccurrences } from '../booking/series/series-pattern.js';
 import { DomainError } from '../domain-error.js';
@@ -54,10 +54,11 @@ function rememberedExpansions(): typeof seriesOccurrences {
 /** Whether a booking of the candidate's is in the way of an occurrence: the last check refuses the series then, whatever the others say. */
 function anyOccurrenceTaken(candidate: FreeResourceCandidate, occurrences: readonly Occurrence[]): boolean {
   if (candidate.bookings.length === 0) return false;
-  const { bufferBeforeMinutes, bufferAfterMinutes } = buffersOf(candidate.resource);
-  return occurrences.some(({ start, end }) =>
-    hasConflict(candidate.bookings, start.epochMilliseconds - bufferBeforeMinutes * 60_000, end.epochMilliseconds + bufferAfterMinutes * 60_000),
-  );
+  const buffers = buffersOf(candidate.resource);
+  return occurrences.some(({ start, end }) => {
+    const occupied = occupiedMs(start.epochMilliseconds, end.epochMilliseconds, buffers);
+    return hasConflict(candidate.bookings, occupied.startMs, occupied.endMs);
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import type { Booking } from '../../domain/booking/booking.js';
+import { upcastBooking, type StoredBooking } from '../../domain/booking/upcast-booking.js';
 import { utcTextOfEpochMs } from '../../domain/booking/booking-time.js';
 import { boundedCache } from '../../infra/cache/bounded-cache.js';
 
@@ -43,7 +43,8 @@ const timeOrNull = (utc: string | null, timeZone?: string) => (utc === null ? nu
  * The booking record of spec 2.2 plus exceptionOf, every field present. `timeZone` expresses the
  * times with that zone's offset (schedules with tz).
  */
-export function bookingJson(booking: Booking, timeZone?: string) {
+export function bookingJson(stored: StoredBooking, timeZone?: string) {
+  const booking = upcastBooking(stored);
   return {
     id: booking.id,
     bookableResourceId: booking.bookableResourceId,
@@ -52,14 +53,12 @@ export function bookingJson(booking: Booking, timeZone?: string) {
     workspace: booking.workspace,
     bookerProfileId: booking.bookerProfileId as string | null,
     bookerEmail: booking.bookerEmail,
-    // Records of events written before booking on behalf were created by their booker.
-    createdBy: (booking.createdBy ?? booking.bookerProfileId) as string | null,
+    createdBy: booking.createdBy as string | null,
     title: booking.title as string | null,
     startTime: timeJson(booking.startTime, timeZone),
     endTime: timeJson(booking.endTime, timeZone),
-    // Records of events written before buffers existed carry none.
-    bufferBeforeMinutes: booking.bufferBeforeMinutes ?? 0,
-    bufferAfterMinutes: booking.bufferAfterMinutes ?? 0,
+    bufferBeforeMinutes: booking.bufferBeforeMinutes,
+    bufferAfterMinutes: booking.bufferAfterMinutes,
     status: booking.status,
     isSeriesParent: booking.isSeriesParent,
     recurrenceRule: booking.recurrenceRule,
@@ -80,6 +79,6 @@ export function bookingJson(booking: Booking, timeZone?: string) {
 }
 
 /** Another user's booking in a schedule read by LV4/LV5: its times and status, nobody's details. */
-export function anonymousBookingJson(booking: Booking, timeZone?: string) {
+export function anonymousBookingJson(booking: StoredBooking, timeZone?: string) {
   return { ...bookingJson(booking, timeZone), title: null, bookerEmail: null, bookerProfileId: null, createdBy: null, confirmedBy: null, cancelledBy: null, reason: null };
 }

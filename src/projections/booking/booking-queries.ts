@@ -15,6 +15,7 @@ import { rowToBlackout } from '../blackout/blackout-queries.js';
 import type { BlackoutsTable } from '../../infra/db/tables/blackouts.table.js';
 import { rowToResource } from '../resource/resource-row.js';
 import { archivedRowToBooking, jsonRowToBooking, rowToBooking, type BookingJsonRow } from './booking-row.js';
+import { bookingOccupiedRangeSql, newOccupiedRangeSql } from './occupied-range-sql.js';
 
 /**
  * Bookings sharing time with [from, to), written as the range of the schedules' GiST index so that
@@ -23,8 +24,7 @@ import { archivedRowToBooking, jsonRowToBooking, rowToBooking, type BookingJsonR
 const overlapping = (from: Temporal.Instant, to: Temporal.Instant) =>
   sql<SqlBool>`tstzrange(start_time, end_time, '[)') && tstzrange(${from.toString()}::timestamptz, ${to.toString()}::timestamptz, '[)')`;
 
-/** The occupied range (buffers included) of a row: the exclusion constraint's expression word for word, so its GiST index applies. */
-const occupiedRangeSql = sql`booking_occupied_range(start_time, end_time, buffer_before_minutes, buffer_after_minutes)`;
+const occupiedRangeSql = bookingOccupiedRangeSql();
 
 /** Bookings whose occupied range shares time with [from, to) (itself an occupied range). */
 const occupiedOverlapping = (from: Temporal.Instant, to: Temporal.Instant) =>
@@ -103,9 +103,6 @@ type CreateStateRow = Omit<ResourceRow, 'id'> & {
 
 type CountedBookingJson = { id: string; resourceId: string; resourceType: Resource['resourceType']; groupId: string | null; startMs: number; endMs: number };
 
-/** A buffer of the joined resource's policy (none in a policy stored before buffers existed). */
-const resourceBufferSql = (field: 'bufferBeforeMinutes' | 'bufferAfterMinutes') => sql`coalesce((resources.booking_policy->>${sql.lit(field)})::integer, 0)`;
-
 /** The statement of findBookingCreateState, compiled once; an empty range overlaps nothing. */
 function createStateStatement(rangeIsEmpty: boolean) {
   const p = holesOf() as Holes<CreateStateArgs>;
@@ -115,7 +112,7 @@ function createStateStatement(rangeIsEmpty: boolean) {
         (select coalesce(json_agg(agg), '[]') from (
           select * from bookings
           where bookable_resource_id = ${p.resourceId} and ${holdsSlot}
-            and ${rangeIsEmpty ? sql`false` : sql`${occupiedRangeSql} && booking_occupied_range(${p.from}::timestamptz, ${p.to}::timestamptz, ${resourceBufferSql('bufferBeforeMinutes')}, ${resourceBufferSql('bufferAfterMinutes')})`}
+            and ${rangeIsEmpty ? sql`false` : sql`${occupiedRangeSql} && ${newOccupiedRangeSql(p.from, p.to, 'resources')}`}
           order by start_time) as agg) as overlapping,
         -- The limit is the policy's: counting further would change no decision.
         case when resources.booking_policy->>'maxBookingsPerUser' is null then 0 else (

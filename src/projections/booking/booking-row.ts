@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Booking } from '../../domain/booking/booking.js';
 import { sequenceOf } from '../../domain/booking/booking-sequence.js';
+import { upcastBooking, type StoredBooking } from '../../domain/booking/upcast-booking.js';
 import { utcTextOfEpochMs } from '../../domain/booking/booking-time.js';
 import type { ArchivedBookingRow, BookingRow, BookingsTable } from '../../infra/db/tables/bookings.table.js';
 
@@ -47,7 +48,8 @@ export function archivedRowToBooking(row: ArchivedBookingRow): Booking {
   return { ...rowToBooking(row), archivedAt: text(row.archived_at) };
 }
 
-export function bookingToRow(booking: Booking): Insertable<BookingsTable> {
+export function bookingToRow(stored: StoredBooking): Insertable<BookingsTable> {
+  const booking = upcastBooking(stored);
   return {
     id: booking.id,
     bookable_resource_id: booking.bookableResourceId,
@@ -56,14 +58,12 @@ export function bookingToRow(booking: Booking): Insertable<BookingsTable> {
     resource_id: booking.resourceId,
     booker_profile_id: booking.bookerProfileId,
     booker_email: booking.bookerEmail,
-    // Events written before booking on behalf: the booker created it.
-    created_by: booking.createdBy ?? booking.bookerProfileId,
+    created_by: booking.createdBy,
     title: booking.title,
     start_time: new Date(booking.startTime),
     end_time: new Date(booking.endTime),
-    // Events written before buffers existed carry none: the booking had none.
-    buffer_before_minutes: booking.bufferBeforeMinutes ?? 0,
-    buffer_after_minutes: booking.bufferAfterMinutes ?? 0,
+    buffer_before_minutes: booking.bufferBeforeMinutes,
+    buffer_after_minutes: booking.bufferAfterMinutes,
     status: booking.status,
     is_series_parent: booking.isSeriesParent,
     recurrence_rule: booking.recurrenceRule,

@@ -6,6 +6,7 @@ import type { Executor } from '../../infra/db/database.js';
 import { compileOnce, holesOf, type Holes } from '../../infra/db/sql-template.js';
 import type { ResourceRow } from '../../infra/db/tables/resources.table.js';
 import { rowToResource } from '../resource/resource-row.js';
+import { bookingOccupiedRangeSql, newOccupiedRangeSql } from './occupied-range-sql.js';
 
 type BusyTimesArgs = { id: string; from: string; to: string };
 
@@ -14,14 +15,12 @@ const p = holesOf() as Holes<BusyTimesArgs>;
 const resourceWithBusyTimes = compileOnce(sql`
   select r.*, (
       select string_agg(
-          (floor(extract(epoch from b.start_time) * 1000)::bigint - b.buffer_before_minutes * 60000) || ' ' ||
-          (floor(extract(epoch from b.end_time) * 1000)::bigint + b.buffer_after_minutes * 60000), ',')
+          floor(extract(epoch from lower(${bookingOccupiedRangeSql('b')})) * 1000)::bigint || ' ' ||
+          floor(extract(epoch from upper(${bookingOccupiedRangeSql('b')})) * 1000)::bigint, ',')
       from bookings b
       where b.bookable_resource_id = r.id
         and b.status in ('pending', 'confirmed') and not b.is_series_parent
-        and booking_occupied_range(b.start_time, b.end_time, b.buffer_before_minutes, b.buffer_after_minutes)
-          && booking_occupied_range(${p.from}::timestamptz, ${p.to}::timestamptz,
-               coalesce((r.booking_policy->>'bufferBeforeMinutes')::integer, 0), coalesce((r.booking_policy->>'bufferAfterMinutes')::integer, 0))
+        and ${bookingOccupiedRangeSql('b')} && ${newOccupiedRangeSql(p.from, p.to, 'r')}
     ) as busy
   from resources r
   where r.id = ${p.id} and r.deleted_at is null`);

@@ -6,6 +6,7 @@ import type { Resource, ResourceType } from '../../domain/resource/resource.js';
 import { boundedCache } from '../../infra/cache/bounded-cache.js';
 import type { Executor } from '../../infra/db/database.js';
 import type { ResourceRow } from '../../infra/db/tables/resources.table.js';
+import { bookingOccupiedRangeSql } from '../booking/occupied-range-sql.js';
 import { rowToResource } from './resource-row.js';
 
 export type FreeResourceFilter = {
@@ -152,7 +153,7 @@ export async function findHeldInWindows(db: Executor, workspace: string, windows
     from bookings b
     where b.workspace = ${workspace}::uuid
       and b.status in ('pending', 'confirmed') and not b.is_series_parent
-      and booking_occupied_range(b.start_time, b.end_time, b.buffer_before_minutes, b.buffer_after_minutes) && (
+      and ${bookingOccupiedRangeSql('b')} && (
         select range_agg(tstzrange(w.s, w.e, '[)'))
         from unnest(${windows.map((w) => w.start.toString())}::timestamptz[], ${windows.map((w) => w.end.toString())}::timestamptz[]) as w (s, e))
       and (${resourceIds ?? null}::uuid[] is null or b.bookable_resource_id = any(${resourceIds ?? null}::uuid[]))`.execute(db);

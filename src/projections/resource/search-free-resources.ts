@@ -1,6 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../domain/access/principal.js';
 import { calendarDay } from '../../domain/booking/available-slots.js';
+import { buffersOf, occupiedRange, type Buffers } from '../../domain/booking/occupied-range.js';
 import type { CreateSeries } from '../../domain/booking/series/decide-create-series.js';
 import { seriesSlots } from '../../domain/booking/series/decide-create-series.js';
 import { findFreeForSeries, type PartlyFree } from '../../domain/search/find-free-for-series.js';
@@ -27,20 +28,21 @@ export type FreeResourcesQuery = FreeResourceFilter & {
 };
 
 /** The widest buffers a new booking on one of the resources would take. */
-function widestBuffers(matching: readonly Omit<FreeResourceCandidate, 'bookings'>[]) {
-  let before = 0;
-  let after = 0;
+function widestBuffers(matching: readonly Omit<FreeResourceCandidate, 'bookings'>[]): Buffers {
+  let bufferBeforeMinutes = 0;
+  let bufferAfterMinutes = 0;
   for (const { resource } of matching) {
-    before = Math.max(before, resource.bookingPolicy.bufferBeforeMinutes);
-    after = Math.max(after, resource.bookingPolicy.bufferAfterMinutes);
+    const buffers = buffersOf(resource);
+    bufferBeforeMinutes = Math.max(bufferBeforeMinutes, buffers.bufferBeforeMinutes);
+    bufferAfterMinutes = Math.max(bufferAfterMinutes, buffers.bufferAfterMinutes);
   }
-  return { before, after };
+  return { bufferBeforeMinutes, bufferAfterMinutes };
 }
 
 /** The candidates with the bookings whose occupied ranges may meet a booking of one of the windows on them. */
 async function withHeld(db: Executor, workspace: string, matching: Omit<FreeResourceCandidate, 'bookings'>[], windows: Window[], ids?: string[]): Promise<FreeResourceCandidate[]> {
-  const { before, after } = widestBuffers(matching);
-  const widened = windows.map((w) => ({ start: w.start.subtract({ minutes: before }), end: w.end.add({ minutes: after }) }));
+  const buffers = widestBuffers(matching);
+  const widened = windows.map((w) => occupiedRange(w.start, w.end, buffers));
   const held = await findHeldInWindows(db, workspace, widened, ids);
   return matching.map((candidate) => ({ ...candidate, bookings: held.get(candidate.resource.id) ?? [] }));
 }

@@ -1,0 +1,21 @@
+import type { Booking } from './booking.js';
+
+/**
+ * A booking as an event of any age carries it: events written before a field existed lack it.
+ * Stored events are never rewritten (their hash chain covers them), so every reader asks this.
+ */
+export type StoredBooking = Omit<Booking, 'createdBy' | 'bufferBeforeMinutes' | 'bufferAfterMinutes'> &
+  Partial<Pick<Booking, 'createdBy' | 'bufferBeforeMinutes' | 'bufferAfterMinutes'>>;
+
+/**
+ * The one upcaster of a stored booking: the defaults of the fields added since the first events.
+ * Before booking on behalf (contract §17) the booker created it; before buffers it had none.
+ */
+export function upcastBooking(stored: StoredBooking): Booking {
+  return {
+    ...stored,
+    createdBy: stored.createdBy ?? stored.bookerProfileId,
+    bufferBeforeMinutes: stored.bufferBeforeMinutes ?? 0,
+    bufferAfterMinutes: stored.bufferAfterMinutes ?? 0,
+  };
+}
