@@ -21,6 +21,7 @@ const bodies: Record<string, Json> = {
   'post /booking/v1/bookings/bulk': { resourceType: 'zone', resourceId: 'zone-1', title: 'Sync', startTime, endTime, recurrenceRule: 'FREQ=DAILY;COUNT=2' },
   'post /booking/v1/quotas': { limit: 2, unit: 'bookings', per: 'day' },
   'post /booking/v1/blackouts': { from: startTime, to: endTime, reason: 'Closed' },
+  'post /booking/v1/waitlist': { resourceType: 'zone', resourceId: 'zone-1', title: 'Sync', startTime, endTime },
   'post /booking/v1/bundles': { title: 'Board', startTime, endTime, items: ['zone-1', 'zone-2'].map((resourceId) => ({ resourceType: 'zone', resourceId })) },
 };
 
