@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isAdmin, type Principal } from '../../domain/access/principal.js';
+import { isAdmin, isSystemAdmin, type Principal } from '../../domain/access/principal.js';
 import { calendarEntryOf } from '../../domain/calendar/calendar-entry.js';
 import { boundedCache } from '../../infra/cache/bounded-cache.js';
 import type { Executor } from '../../infra/db/database.js';
@@ -22,7 +22,7 @@ export type FeedRequest = {
 
 /** Everything an answer is a function of besides its rows: equal keys and row versions are equal bytes. */
 const answerKey = ({ reader, selection, calendar }: FeedRequest) =>
-  JSON.stringify([selection.kind, selection.kind === 'resource' ? selection.bookableResourceId : [selection.sub, selection.workspace], reader.level === 1 ? null : reader.workspace, isAdmin(reader) ? null : reader.sub, calendar.name, calendar.version]);
+  JSON.stringify([selection.kind, selection.kind === 'resource' ? selection.bookableResourceId : [selection.sub, selection.workspace], isSystemAdmin(reader) ? null : reader.workspace, isAdmin(reader) ? null : reader.sub, calendar.name, calendar.version]);
 
 const entityTag = (key: string, version: { count: number; digest: string }) =>
   `"${createHash('sha1').update(`${key}|${version.count}|${version.digest}`).digest('base64url')}"`;

@@ -1,4 +1,4 @@
-import type { Principal } from '../access/principal.js';
+import { isAdmin, type Principal } from '../access/principal.js';
 import { forbidden, type DomainError } from '../domain-error.js';
 
 /** Whom a new booking belongs to (contract §17, booking on behalf). */
@@ -24,5 +24,5 @@ export function bookerOf(named: NamedBooker, actor: Principal): Booker {
 
 /** The 403 of an LV4 or LV5 naming another booker, or null. */
 export function bookerRefusal(named: NamedBooker, actor: Principal): DomainError | null {
-  return namedBookerId(named, actor) !== actor.sub && actor.level > 3 ? forbidden('only LV1–LV3 may book on behalf of another user (bookerProfileId)') : null;
+  return namedBookerId(named, actor) !== actor.sub && !isAdmin(actor) ? forbidden('only LV1–LV3 may book on behalf of another user (bookerProfileId)') : null;
 }

@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { Principal } from '../access/principal.js';
+import { isGuest, type Principal } from '../access/principal.js';
 import { forbidden, notFound, type DomainError } from '../domain-error.js';
 import type { Blackout } from '../blackout/blackout.js';
 import { quotaRefusal, quotaViolation } from '../quota/quota-refusal.js';
@@ -52,7 +52,7 @@ export function createRefusal(command: CreateTimes, state: CreateBookingState, a
   const callerChecks = options.callerChecks ?? true;
   const times = timesRefusal(command.startTime, command.endTime, now);
   if (times) return times;
-  if (callerChecks && actor.level === 5) return forbidden('guests (LV5) cannot create bookings');
+  if (callerChecks && isGuest(actor)) return forbidden('guests (LV5) cannot create bookings');
   const onBehalf = callerChecks ? bookerRefusal(command, actor) : null;
   if (onBehalf) return onBehalf;
   const { resource } = state;

@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { Principal } from '../access/principal.js';
+import { isGuest, type Principal } from '../access/principal.js';
 import type { Blackout } from '../blackout/blackout.js';
 import { DomainError, forbidden, invalidTransition, policyViolation } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
@@ -42,7 +42,7 @@ export function decideRescheduleBooking(
   { inBundle = false }: { inBundle?: boolean } = {},
 ): BookingRescheduled[] {
   if (command.startTime && command.endTime) assertValidTimes(command.startTime, command.endTime, now, false);
-  if (actor.level === 5) throw forbidden('guests (LV5) cannot change bookings');
+  if (isGuest(actor)) throw forbidden('guests (LV5) cannot change bookings');
   const booking = visibleBooking(actor, state.booking);
   assertBookerOrAdmin(actor, booking);
   if (booking.bundleId && !inBundle) throw new DomainError('bundle_member', 'a booking of a bundle moves with its bundle: PATCH /bundles/{bundleId}');

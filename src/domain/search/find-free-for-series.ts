@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { Principal } from '../access/principal.js';
+import { isGuest, type Principal } from '../access/principal.js';
 import type { Blackout } from '../blackout/blackout.js';
 import { createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
 import { hasConflict } from '../booking/find-conflicts.js';
@@ -21,7 +21,7 @@ export const refusalReason = (refusal: DomainError): string =>
   refusal.details.policy ?? (refusal.code === 'booking_conflict' ? 'conflict' : refusal.code);
 
 /** A guest (LV5) cannot book: the search decides as for a user and skips what depends on the caller (contract §16). */
-const deciderOf = (actor: Principal): Principal => (actor.level === 5 ? { ...actor, level: 4 } : actor);
+const deciderOf = (actor: Principal): Principal => (isGuest(actor) ? { ...actor, level: 4 } : actor);
 
 /** Refusals of the request whatever the resource (the rule, the zone, too many occurrences) answer 400. */
 function rethrowRequestFault(error: unknown): void {
@@ -107,7 +107,7 @@ export function findFreeForSeries(
     const state: CreateSeriesState = {
       resource: candidate.resource,
       overlapping: candidate.bookings,
-      activeBookingsOfBooker: actor.level === 5 ? 0 : candidate.activeBookingsOfBooker,
+      activeBookingsOfBooker: isGuest(actor) ? 0 : candidate.activeBookingsOfBooker,
       quotaLedger: options.quotaLedger,
       blackouts: options.blackouts,
     };
@@ -129,7 +129,7 @@ export function findFreeForSeries(
     }
     if (!options.includePartial) continue;
     // A guest's search skips the checks that depend on the caller (contract §16).
-    const unavailable = unavailableOccurrences(occurrences, state, decider, now, { policyRefusal: options.policyRefusal, callerChecks: actor.level !== 5 });
+    const unavailable = unavailableOccurrences(occurrences, state, decider, now, { policyRefusal: options.policyRefusal, callerChecks: !isGuest(actor) });
     if (unavailable) partlyFree.push({ resource: candidate.resource, unavailableOccurrences: unavailable });
   }
   // A stable sort keeps the resources' order among equals.

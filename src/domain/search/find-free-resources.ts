@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { Principal } from '../access/principal.js';
+import { isGuest, type Principal } from '../access/principal.js';
 import { isCreateAccepted, type PolicyRefusal } from '../booking/create-refusal.js';
 import type { Blackout } from '../blackout/blackout.js';
 import type { QuotaUsage } from '../quota/quota-usage.js';
@@ -22,7 +22,7 @@ export type FreeSearch = {
 export function isFreeFor(candidate: FreeResourceCandidate, search: FreeSearch, policyRefusal: PolicyRefusal, start = search.startTime, end = search.endTime): boolean {
   const state = { resource: candidate.resource, overlapping: candidate.bookings, activeBookingsOfBooker: candidate.activeBookingsOfBooker, quotas: search.quotas, blackouts: search.blackouts };
   // A guest (LV5) cannot book: the search skips what depends on the caller (contract §16).
-  return isCreateAccepted({ startTime: start, endTime: end }, state, search.actor, search.now, { policyRefusal, callerChecks: search.actor.level !== 5 });
+  return isCreateAccepted({ startTime: start, endTime: end }, state, search.actor, search.now, { policyRefusal, callerChecks: !isGuest(search.actor) });
 }
 
 export const policyVerdictsOf = (candidates: readonly FreeResourceCandidate[]): PolicyRefusal =>

@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { Principal } from '../../domain/access/principal.js';
+import { isGuest, type Principal } from '../../domain/access/principal.js';
 import { calendarDay } from '../../domain/booking/available-slots.js';
 import { buffersOf, occupiedRange, type Buffers } from '../../domain/booking/occupied-range.js';
 import type { CreateSeries } from '../../domain/booking/series/decide-create-series.js';
@@ -52,7 +52,7 @@ function seriesWindows(matching: readonly Omit<FreeResourceCandidate, 'bookings'
   const expanded = new Map<string, Window[]>();
   for (const { resource } of matching) {
     const key = `${command.timeZone ?? resource.availability?.timeZone ?? 'UTC'}|${resource.bookingPolicy.maxAdvanceDays}`;
-    if (!expanded.has(key)) expanded.set(key, seriesSlots(command, resource, actor.level === 5 ? { ...actor, level: 4 } : actor, now));
+    if (!expanded.has(key)) expanded.set(key, seriesSlots(command, resource, isGuest(actor) ? { ...actor, level: 4 } : actor, now));
   }
   return [...expanded.values()].flat();
 }
@@ -69,7 +69,7 @@ export async function searchFreeResources(db: Executor, actor: Principal, query:
     // A guest cannot book: quotas, which count the caller's bookings, are skipped for it (contract §16).
     const [candidates, quotaLedger, blackouts] = await Promise.all([
       withHeld(db, query.workspace, matching, windows),
-      actor.level === 5 || windows.length === 0 ? emptyQuotaLedger : findQuotaLedger(db, query.workspace, actor.sub, windows.map((w) => w.start)),
+      isGuest(actor) || windows.length === 0 ? emptyQuotaLedger : findQuotaLedger(db, query.workspace, actor.sub, windows.map((w) => w.start)),
       findBlackoutsOverlappingAny(db, query.workspace, windows),
     ]);
     const found = findFreeForSeries(candidates, command, actor, now, { includePartial, policyRefusal: policyVerdictsOf(candidates), quotaLedger, blackouts });
@@ -80,7 +80,7 @@ export async function searchFreeResources(db: Executor, actor: Principal, query:
   const dayWindow = { start: day.start, end: day.end.add(query.startTime.until(query.endTime)) };
   const [candidates, quotas, blackouts] = await Promise.all([
     withHeld(db, query.workspace, matching, [{ start: query.startTime, end: query.endTime }]),
-    actor.level === 5 ? [] : findQuotaUsages(db, query.workspace, actor.sub, query.startTime),
+    isGuest(actor) ? [] : findQuotaUsages(db, query.workspace, actor.sub, query.startTime),
     findBlackoutsOverlapping(db, query.workspace, dayWindow.start, dayWindow.end),
   ]);
   const search: FreeSearch = { startTime: query.startTime, endTime: query.endTime, actor, now, quotas, blackouts };

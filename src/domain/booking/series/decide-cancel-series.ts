@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import type { Principal } from '../../access/principal.js';
+import { isGuest, type Principal } from '../../access/principal.js';
 import { forbidden, invalidTransition } from '../../domain-error.js';
 import type { Resource } from '../../resource/resource.js';
 import { activeStatuses, type Booking } from '../booking.js';
@@ -24,7 +24,7 @@ export type CancelSeriesState = {
  * occurrences past their deadline are kept, not refused.
  */
 export function decideCancelSeries(state: CancelSeriesState, actor: Principal, now: Temporal.Instant, reason: string | null = null): BookingCancelled[] {
-  if (actor.level === 5) throw forbidden('guests (LV5) cannot cancel a series');
+  if (isGuest(actor)) throw forbidden('guests (LV5) cannot cancel a series');
   const parent = visibleSeriesParent(actor, state.parent);
   assertBookerOrAdmin(actor, parent);
   if (!activeStatuses.includes(parent.status)) throw invalidTransition(`a series cannot be cancelled in status ${parent.status}`);

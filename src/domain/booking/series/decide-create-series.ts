@@ -1,7 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { ApprovalDelegation } from '../../approval/approval-delegation.js';
 import { bookingCreated } from '../../approval/pending-approvers.js';
-import type { Principal } from '../../access/principal.js';
+import { isGuest, type Principal } from '../../access/principal.js';
 import type { PolicyRefusal } from '../create-refusal.js';
 import type { Blackout } from '../../blackout/blackout.js';
 import { DomainError, forbidden, invalidRequest, notFound, policyViolation } from '../../domain-error.js';
@@ -64,7 +64,7 @@ type AdmittedSeries = { resource: Resource; timeZone: string; occurrences: Occur
  */
 export function admitSeries(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant, options: SeriesDecisionOptions = {}): AdmittedSeries {
   const namedZone = assertSeriesRequest(command, now);
-  if (actor.level === 5) throw forbidden('guests (LV5) cannot create bookings');
+  if (isGuest(actor)) throw forbidden('guests (LV5) cannot create bookings');
   const booker = bookerOf(command, actor);
   const { resource } = state;
   if (!resource || resource.removed) throw notFound('resource');

@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { bookingCreated } from '../../approval/pending-approvers.js';
-import type { Principal } from '../../access/principal.js';
+import { isGuest, type Principal } from '../../access/principal.js';
 import type { Blackout } from '../../blackout/blackout.js';
 import { DomainError, forbidden, invalidRequest, invalidTransition, policyViolation } from '../../domain-error.js';
 import type { Occurrence } from '../../recurrence/index.js';
@@ -164,7 +164,7 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
   }
   if (command.recurrenceRule !== undefined) assertRecurrenceRule(command.recurrenceRule);
   if (command.timeZone !== undefined) clientTimeZone(command.timeZone);
-  if (actor.level === 5) throw forbidden('guests (LV5) cannot change bookings');
+  if (isGuest(actor)) throw forbidden('guests (LV5) cannot change bookings');
   const parent = visibleSeriesParent(actor, state.parent);
   assertBookerOrAdmin(actor, parent);
   if (!activeStatuses.includes(parent.status)) throw invalidTransition(`a series cannot be changed in status ${parent.status}`);
