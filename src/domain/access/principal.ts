@@ -29,6 +29,12 @@ export const seesOwnBookingsOnly = (p: Principal) => p.level >= 4;
 /** LV5 reads and books nothing of its own. */
 export const isGuest = (p: Principal) => p.level === 5;
 
+/**
+ * Whom a search judges the bookings it tries as made by: the caller, but a guest (LV5), who cannot
+ * book, as a user (LV4) — the search skips what depends on the caller (contract §16).
+ */
+export const searchingAs = (p: Principal): Principal => (isGuest(p) ? { ...p, level: 4 } : p);
+
 /** Whether an admin's rights reach a resource of `groupId`: LV1–LV2 always, LV3 in its groups. */
 export const administersGroup = (p: Principal, groupId: string | null) =>
   isWorkspaceAdmin(p) || (isGroupAdmin(p) && groupId !== null && p.groups.includes(groupId));

@@ -1,5 +1,5 @@
 import { invalidRequest } from '../domain-error.js';
-import type { Principal } from './principal.js';
+import { isSystemAdmin, type Principal } from './principal.js';
 
 /**
  * The workspace a /booking/v1 request acts in (CONTRACT §2), one rule for every route: LV1 acts in
@@ -10,7 +10,7 @@ import type { Principal } from './principal.js';
  */
 export function workspaceScope(actor: Principal, named: string | undefined, path: string): string {
   const asked = named?.toLowerCase();
-  if (actor.level === 1) {
+  if (isSystemAdmin(actor)) {
     const workspace = asked ?? actor.workspace;
     if (!workspace) throw invalidRequest('workspace is required: the token carries none', path);
     return workspace;
@@ -27,6 +27,6 @@ export function workspaceScope(actor: Principal, named: string | undefined, path
  * named one, or none; every other level as workspaceScope says.
  */
 export function workspaceFilter(actor: Principal, named: string | undefined, path: string): string | undefined {
-  if (actor.level === 1) return named?.toLowerCase();
+  if (isSystemAdmin(actor)) return named?.toLowerCase();
   return workspaceScope(actor, named, path);
 }

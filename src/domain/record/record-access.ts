@@ -1,4 +1,4 @@
-import { isWorkspaceAdmin, type Principal } from '../access/principal.js';
+import { isSystemAdmin, isWorkspaceAdmin, type Principal } from '../access/principal.js';
 import { forbidden, invalidRequest } from '../domain-error.js';
 import type { RecordKind } from './record-kind.js';
 import type { Condition } from './record-query.js';
@@ -20,7 +20,7 @@ export const deviceRecordAccess: RecordAccess = { read: () => true, write: isWor
  * Everybody else acts in the token's workspace only.
  */
 export function scopeOf(actor: Principal, requestedWorkspace: string | undefined): RecordScope {
-  if (actor.level === 1) return { workspace: requestedWorkspace ?? actor.workspace };
+  if (isSystemAdmin(actor)) return { workspace: requestedWorkspace ?? actor.workspace };
   if (requestedWorkspace !== undefined && requestedWorkspace !== actor.workspace) {
     throw forbidden('only LV1 may act in another workspace');
   }
@@ -34,7 +34,7 @@ export function readScopeOf(kind: RecordKind, scope: RecordScope): RecordScope {
 
 /** The workspace a new record goes to: the body decides for LV1, the token for everybody else. */
 export function checkWorkspaceOfNewRecord(actor: Principal, requestedWorkspace: string | undefined, bodyWorkspace: string): void {
-  if (actor.level !== 1) {
+  if (!isSystemAdmin(actor)) {
     if (bodyWorkspace !== actor.workspace) throw forbidden('records can only be created in the token\'s workspace');
     return;
   }

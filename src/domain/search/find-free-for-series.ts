@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import { isGuest, type Principal } from '../access/principal.js';
+import { isGuest, searchingAs, type Principal } from '../access/principal.js';
 import type { Blackout } from '../blackout/blackout.js';
 import { createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
 import { hasConflict } from '../booking/find-conflicts.js';
@@ -19,9 +19,6 @@ export type FreeForSeries = { free: Resource[]; partlyFree: PartlyFree[] };
 /** The name a refusal is told by: the policy's own name, `conflict`, else its code. */
 export const refusalReason = (refusal: DomainError): string =>
   refusal.details.policy ?? (refusal.code === 'booking_conflict' ? 'conflict' : refusal.code);
-
-/** A guest (LV5) cannot book: the search decides as for a user and skips what depends on the caller (contract §16). */
-const deciderOf = (actor: Principal): Principal => (isGuest(actor) ? { ...actor, level: 4 } : actor);
 
 /** Refusals of the request whatever the resource (the rule, the zone, too many occurrences) answer 400. */
 function rethrowRequestFault(error: unknown): void {
@@ -99,7 +96,7 @@ export function findFreeForSeries(
   options: { includePartial: boolean; policyRefusal: PolicyRefusal; quotaLedger: QuotaLedger; blackouts: readonly Blackout[] },
 ): FreeForSeries {
   assertSeriesRequest(command, now);
-  const decider = deciderOf(actor);
+  const decider = searchingAs(actor);
   const decision: SeriesDecisionOptions = { occurrencesOf: rememberedExpansions(), policyRefusal: options.policyRefusal };
   const free: Resource[] = [];
   const partlyFree: PartlyFree[] = [];

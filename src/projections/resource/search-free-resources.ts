@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import { isGuest, type Principal } from '../../domain/access/principal.js';
+import { isGuest, searchingAs, type Principal } from '../../domain/access/principal.js';
 import { calendarDay } from '../../domain/booking/available-slots.js';
 import { buffersOf, occupiedRange, type Buffers } from '../../domain/booking/occupied-range.js';
 import type { CreateSeries } from '../../domain/booking/series/decide-create-series.js';
@@ -52,7 +52,7 @@ function seriesWindows(matching: readonly Omit<FreeResourceCandidate, 'bookings'
   const expanded = new Map<string, Window[]>();
   for (const { resource } of matching) {
     const key = `${command.timeZone ?? resource.availability?.timeZone ?? 'UTC'}|${resource.bookingPolicy.maxAdvanceDays}`;
-    if (!expanded.has(key)) expanded.set(key, seriesSlots(command, resource, isGuest(actor) ? { ...actor, level: 4 } : actor, now));
+    if (!expanded.has(key)) expanded.set(key, seriesSlots(command, resource, searchingAs(actor), now));
   }
   return [...expanded.values()].flat();
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { administersGroup, canSeeWorkspace, isAdmin, isGroupAdmin, isGuest, isSystemAdmin, isWorkspaceAdmin, seesOwnBookingsOnly, type Level, type Principal } from '../../../src/domain/access/principal.js';
+import { administersGroup, canSeeWorkspace, isAdmin, isGroupAdmin, isGuest, isSystemAdmin, isWorkspaceAdmin, searchingAs, seesOwnBookingsOnly, type Level, type Principal } from '../../../src/domain/access/principal.js';
 
 const principal = (level: Level, groups: string[] = []): Principal => ({ sub: 'u', workspace: 'w-1', level, groups, email: null });
 
@@ -30,5 +30,10 @@ describe('the named access rules of CONTRACT §2', () => {
     expect(canSeeWorkspace(principal(1), 'w-2')).to.equal(true);
     expect(canSeeWorkspace(principal(2), 'w-2')).to.equal(false);
     expect(canSeeWorkspace(principal(5), 'w-1')).to.equal(true);
+  });
+
+  it('lets a search judge a guest as a user, everybody else as themselves', () => {
+    expect(searchingAs(principal(5, ['g-1']))).to.deep.equal(principal(4, ['g-1']));
+    for (const level of [1, 2, 3, 4] as const) expect(searchingAs(principal(level))).to.deep.equal(principal(level));
   });
 });
