@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
-import { anonymousBookingJson, bookingJson } from '../../src/projections/booking/booking-json.js';
+import { anonymousBookingJson, bookingJson } from '../../src/api/booking/booking-json.js';
 import type { Principal } from '../../src/domain/access/principal.js';
 import { isAdmin } from '../../src/domain/access/principal.js';
 import { canSeeBooking } from '../../src/domain/booking/booking-access.js';

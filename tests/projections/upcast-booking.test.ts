@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { upcastBooking, type StoredBooking } from '../../src/domain/booking/upcast-booking.js';
-import { bookingJson } from '../../src/projections/booking/booking-json.js';
+import { bookingJson } from '../../src/api/booking/booking-json.js';
 import { bookingToRow } from '../../src/projections/booking/booking-row.js';
 import { toEventEnvelope } from '../../src/domain/event-envelope.js';
 import { booking as aBooking } from '../domain/booking/booking-fixtures.js';

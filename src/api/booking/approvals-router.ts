@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { listPendingApprovals } from '../../projections/approval/pending-approvals.js';
-import { bookingJson } from '../../projections/booking/booking-json.js';
+import { bookingJson } from './booking-json.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { readSideOf } from '../route-reads.js';

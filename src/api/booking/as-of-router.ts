@@ -7,7 +7,7 @@ import { invalidRequest, notFound } from '../../domain/domain-error.js';
 import { bookingAsOf, bookingsAsOf } from '../../projections/history/bookings-as-of.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
-import { anonymousBookingJson, bookingJson, timeJson } from '../../projections/booking/booking-json.js';
+import { anonymousBookingJson, bookingJson, timeJson } from './booking-json.js';
 import { parseScheduleQuery } from './schedule-query.js';
 import { readSideOf } from '../route-reads.js';
 

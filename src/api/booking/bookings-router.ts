@@ -10,7 +10,7 @@ import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import { findBookingOrArchived, listBookings, type BookingFilter } from '../../projections/booking/booking-queries.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
-import { bookingJson } from '../../projections/booking/booking-json.js';
+import { bookingJson } from './booking-json.js';
 import { readSideOf } from '../route-reads.js';
 
 type ListQuery = {

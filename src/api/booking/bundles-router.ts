@@ -4,7 +4,7 @@ import { createBundle, type Bundle } from '../../commands/bundle/create-bundle.j
 import { moveBundle } from '../../commands/bundle/move-bundle.js';
 import { visibleBooking } from '../../domain/booking/booking-access.js';
 import { notFound } from '../../domain/domain-error.js';
-import { bookingJson } from '../../projections/booking/booking-json.js';
+import { bookingJson } from './booking-json.js';
 import { findBundleBookings } from '../../projections/booking/bundle-queries.js';
 import type { Services } from '../../services.js';
 import { principalOf } from '../authenticate.js';

@@ -4,7 +4,7 @@ import { utcText } from '../../domain/booking/booking-time.js';
 import { searchFreeResources } from '../../projections/resource/search-free-resources.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
-import { timeJson } from '../../projections/booking/booking-json.js';
+import { timeJson } from './booking-json.js';
 import { asQueryFault, parseFreeResourcesQuery } from './free-resources-query.js';
 import { resourceJson } from './resource-json.js';
 import { readSideOf } from '../route-reads.js';

@@ -10,7 +10,7 @@ import { historyEventName } from '../../projections/history/history-event-name.j
 import { findResource } from '../../projections/resource/resource-queries.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
-import { bookingJson } from '../../projections/booking/booking-json.js';
+import { bookingJson } from './booking-json.js';
 import { readSideOf } from '../route-reads.js';
 
 /** A resource's whole stream is for LV1–LV3, LV3 only for its groups' resources. */

@@ -5,7 +5,7 @@ import { previewSeries } from '../../commands/booking/series/preview-series.js';
 import { updateSeries } from '../../commands/booking/series/update-series.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
-import { bookingJson } from '../../projections/booking/booking-json.js';
+import { bookingJson } from './booking-json.js';
 
 const seriesJson = ({ parent, occurrences }: CreatedSeries) => ({ parent: bookingJson(parent), occurrences: occurrences.map((b) => bookingJson(b)) });
 

@@ -14,7 +14,7 @@ import { findBlackoutsOverlapping } from '../../projections/blackout/blackout-qu
 import { findAnalysedBookings, findAnalysedResources, listAnalysedResources, type AnalysedResource } from '../../projections/utilization/utilization-queries.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
-import { timeJson } from '../../projections/booking/booking-json.js';
+import { timeJson } from './booking-json.js';
 import { parseScheduleQuery } from './schedule-query.js';
 import { readSideOf } from '../route-reads.js';
 

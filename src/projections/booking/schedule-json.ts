@@ -13,13 +13,13 @@ import { compileOnce, holesOf, type Holes } from '../../infra/db/sql-template.js
  * building them again. No timestamp is parsed into a Date, formatted back, or stringified in Node.
  *
  * The text must equal, byte for byte, what JSON.stringify(bookingJson(...)) writes
- * (booking-json.ts beside this file); tests/projections/schedule-json.test.ts compares the two.
+ * (api/booking/booking-json.ts); tests/projections/schedule-json.test.ts compares the two.
  * A field added to the booking record is added in `bookingRecordJson` below, in the same place
  * of the order as in bookingJson.
  *
  * Offsets that are not whole minutes (local mean time before about 1900) are written with seconds
- * here and rounded by Temporal: zone-agreement.ts checks each zone once against Node over 1970–2100,
- * and the schedule reader renders in Node where PostgreSQL's zone rules differ.
+ * here and rounded by Temporal: api/booking/zone-agreement.ts checks each zone once against Node
+ * over 1970–2100, and the schedule reader renders in Node where PostgreSQL's zone rules differ.
  */
 
 /** Whose details the caller sees in full (canSeeBooking): the rest are anonymous, times and status only. */

@@ -9,9 +9,9 @@ import { utcText } from '../../domain/booking/booking-time.js';
 import { notFound } from '../../domain/domain-error.js';
 import { boundedCache } from '../../infra/cache/bounded-cache.js';
 import type { Database, Executor } from '../../infra/db/database.js';
+import { findScheduledBookings } from '../../projections/booking/booking-queries.js';
+import { findScheduleHead, renderScheduleBookings, type ScheduleSelection, type ScheduleView } from '../../projections/booking/schedule-json.js';
 import { anonymousBookingJson, bookingJson, timeJson } from './booking-json.js';
-import { findScheduledBookings } from './booking-queries.js';
-import { findScheduleHead, renderScheduleBookings, type ScheduleSelection, type ScheduleView } from './schedule-json.js';
 import { sqlWritesZone } from './zone-agreement.js';
 
 /** Where a schedule is read: `db` (a replica or the primary, contract §19); the per-zone check runs once per process on the primary. */

@@ -2,8 +2,8 @@ import { Temporal } from 'temporal-polyfill';
 import { utcTextOfEpochMs } from '../../domain/booking/booking-time.js';
 import { boundedCache } from '../../infra/cache/bounded-cache.js';
 import type { Database } from '../../infra/db/database.js';
+import { renderTimesInSql } from '../../projections/booking/schedule-json.js';
 import { timeJson } from './booking-json.js';
-import { renderTimesInSql } from './schedule-json.js';
 
 const zoneSamplesUntil = Date.UTC(2100, 0, 1);
 

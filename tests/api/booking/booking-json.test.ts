@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Temporal } from 'temporal-polyfill';
-import { timeJson } from '../../src/projections/booking/booking-json.js';
-import { utcTextOfEpochMs } from '../../src/domain/booking/booking-time.js';
+import { timeJson } from '../../../src/api/booking/booking-json.js';
+import { utcTextOfEpochMs } from '../../../src/domain/booking/booking-time.js';
 
 describe('times in answers', () => {
   it('UTC text is what Temporal writes for the instant', () => {
