@@ -46,6 +46,14 @@ module.exports = {
     },
     layer('infra', ['projections', 'commands', 'workers', 'api'], 'Adapters know the domain and nothing that uses them.'),
     layer('projections', ['commands', 'workers', 'api'], 'Read models are built from events, not from the callers of the store.'),
+    {
+      name: 'projections-shape-no-http-answer',
+      severity: 'error',
+      comment:
+        'projections/ holds projectors and the queries of their read models: an HTTP answer (compression, validators, the answer cache, express) is shaped in api/.',
+      from: { path: '^src/projections/' },
+      to: { path: ['^(node:)?(zlib|http|https|http2)$', '(^|/)node_modules/(express|compression)/'] },
+    },
     layer('commands', ['workers', 'api'], 'Command handlers are called by the API and the workers, never the reverse.'),
     layer(
       'workers',
