@@ -4,6 +4,11 @@ import type { EventEnvelope } from '../../domain/event-envelope.js';
 import type { Database, Executor } from '../db/database.js';
 import type { WebhookDeliveryRow } from '../db/tables/webhook-deliveries.table.js';
 
+/**
+ * The webhook deliveries that failed after every retry, as the API lists and requeues them: rows of
+ * the sender's queue (workers/webhook/webhook-delivery-queue.ts), written without an event.
+ */
+
 /** A delivery that failed after every retry. */
 export type DeadLetter = {
   id: string;

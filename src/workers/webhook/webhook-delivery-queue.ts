@@ -4,6 +4,13 @@ import type { EventEnvelope } from '../../domain/event-envelope.js';
 import type { Database, Executor } from '../../infra/db/database.js';
 import type { WebhookDeliveryRow } from '../../infra/db/tables/webhook-deliveries.table.js';
 
+/**
+ * The webhook delivery queue: the sender's working state, written without an event. The relay
+ * fills it from the log (each event's delivery once, behind its checkpoint) and the sender claims,
+ * retries and dead-letters its rows; attempts, claims and status codes are transport, not facts of
+ * the booking log.
+ */
+
 export type NewWebhookDelivery = { envelope: EventEnvelope; orderingKey: string; resourceId: string; now: Date; traceparent?: string };
 
 /** Queues envelopes in one statement; deliveries sharing `orderingKey` leave in the order they were queued. */
