@@ -1,4 +1,4 @@
-import type { Level, Principal } from '../../domain/access/principal.js';
+import { isSystemAdmin, type Level, type Principal } from '../../domain/access/principal.js';
 
 export class AuthenticationError extends Error {}
 
@@ -21,14 +21,16 @@ export function principalFromClaims(claims: Record<string, unknown>, rolesClaim:
   const level = levelOf(claims[rolesClaim]);
   if (level === null) throw new AuthenticationError(`token carries no permission level in "${rolesClaim}"`);
   const workspace = typeof claims.workspace === 'string' && claims.workspace !== '' ? claims.workspace : null;
-  if (workspace === null && level !== 1) throw new AuthenticationError('token has no workspace');
   if (workspace !== null && !uuidPattern.test(workspace)) throw new AuthenticationError('token workspace is not a uuid');
   const groups = claims[groupsClaim];
-  return {
+  const principal: Principal = {
     sub,
     workspace,
     level,
     groups: Array.isArray(groups) ? groups.filter((g): g is string => typeof g === 'string') : [],
     email: typeof claims.email === 'string' ? claims.email : null,
   };
+  // Only LV1 acts in every workspace, so only its token may carry none (CONTRACT §2).
+  if (workspace === null && !isSystemAdmin(principal)) throw new AuthenticationError('token has no workspace');
+  return principal;
 }
