@@ -74,7 +74,7 @@ function bookingEventBody(event: { type: string; data: Record<string, unknown> }
       isSeriesParent: booking.isSeriesParent,
       recurrenceParentId: booking.recurrenceParentId,
       // Events written before bundles carry none: the booking is in none.
-      bundleId: booking.bundleId ?? null,
+      bundleId: booking.bundleId,
       ...extrasOf(event),
     },
   };

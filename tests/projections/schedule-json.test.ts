@@ -124,6 +124,7 @@ describe('schedules rendered by PostgreSQL', function () {
         endTime: utcTextOfEpochMs(endMs),
         bufferBeforeMinutes,
         bufferAfterMinutes,
+        bundleId: null,
         status,
         isSeriesParent: spec.seriesParent && status === 'cancelled',
         recurrenceRule: spec.rule,

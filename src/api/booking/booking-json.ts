@@ -64,7 +64,7 @@ export function bookingJson(stored: StoredBooking, timeZone?: string) {
     recurrenceRule: booking.recurrenceRule,
     recurrenceParentId: booking.recurrenceParentId,
     exceptionOf: booking.exceptionOf,
-    bundleId: booking.bundleId ?? null,
+    bundleId: booking.bundleId,
     confirmedBy: booking.confirmedBy,
     confirmedAt: timeOrNull(booking.confirmedAt, timeZone),
     cancelledBy: booking.cancelledBy,

@@ -27,8 +27,8 @@ export type Booking = {
   recurrenceTimeZone: string | null;
   recurrenceParentId: string | null;
   exceptionOf: string | null;
-  /** The bundle it was created in (contract §22), null for any other booking; absent from events written before bundles. */
-  bundleId?: string | null;
+  /** The bundle it was created in (contract §22), null for any other booking (upcastBooking: events written before bundles lack it). */
+  bundleId: string | null;
   confirmedBy: string | null;
   confirmedAt: string | null;
   cancelledBy: string | null;

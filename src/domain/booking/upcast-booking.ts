@@ -4,12 +4,13 @@ import type { Booking } from './booking.js';
  * A booking as an event of any age carries it: events written before a field existed lack it.
  * Stored events are never rewritten (their hash chain covers them), so every reader asks this.
  */
-export type StoredBooking = Omit<Booking, 'createdBy' | 'bufferBeforeMinutes' | 'bufferAfterMinutes'> &
-  Partial<Pick<Booking, 'createdBy' | 'bufferBeforeMinutes' | 'bufferAfterMinutes'>>;
+type AddedFields = 'createdBy' | 'bufferBeforeMinutes' | 'bufferAfterMinutes' | 'bundleId';
+export type StoredBooking = Omit<Booking, AddedFields> & Partial<Pick<Booking, AddedFields>>;
 
 /**
  * The one upcaster of a stored booking: the defaults of the fields added since the first events.
- * Before booking on behalf (contract §17) the booker created it; before buffers it had none.
+ * Before booking on behalf (contract §17) the booker created it; before buffers it had none;
+ * before bundles (contract §22) it belonged to none.
  */
 export function upcastBooking(stored: StoredBooking): Booking {
   return {
@@ -17,5 +18,6 @@ export function upcastBooking(stored: StoredBooking): Booking {
     createdBy: stored.createdBy ?? stored.bookerProfileId,
     bufferBeforeMinutes: stored.bufferBeforeMinutes ?? 0,
     bufferAfterMinutes: stored.bufferAfterMinutes ?? 0,
+    bundleId: stored.bundleId ?? null,
   };
 }

@@ -5,7 +5,7 @@ import type { BookingCreated, BookingEvent } from '../booking/booking-events.js'
 import { createRefusal, type CreateBookingState } from '../booking/create-refusal.js';
 import { decideCreateBooking } from '../booking/decide-create-booking.js';
 import type { ApprovalDelegation } from '../approval/approval-delegation.js';
-import { buffersOf, occupiedMsOf } from '../booking/occupied-range.js';
+import { buffersOf, occupiedMs, occupiedMsOf } from '../booking/occupied-range.js';
 import type { Resource } from '../resource/resource.js';
 import type { WaitlistEvent } from './waitlist-events.js';
 import type { WaitlistEntry } from './waitlist-entry.js';
@@ -21,9 +21,11 @@ export type Waiter = { entry: WaitlistEntry; state: CreateBookingState & { deleg
  */
 export function reachOfFreeing(freed: readonly Booking[], resource: Resource): { fromMs: number; toMs: number }[] {
   const { bufferBeforeMinutes, bufferAfterMinutes } = buffersOf(resource);
+  const opposite = { bufferBeforeMinutes: bufferAfterMinutes, bufferAfterMinutes: bufferBeforeMinutes };
   return freed.map((booking) => {
-    const { startMs, endMs } = occupiedMsOf(booking);
-    return { fromMs: startMs - bufferAfterMinutes * 60_000, toMs: endMs + bufferBeforeMinutes * 60_000 };
+    const held = occupiedMsOf(booking);
+    const { startMs: fromMs, endMs: toMs } = occupiedMs(held.startMs, held.endMs, opposite);
+    return { fromMs, toMs };
   });
 }
 

@@ -71,7 +71,7 @@ export function bookingToRow(stored: StoredBooking): Insertable<BookingsTable> {
     recurrence_parent_id: booking.recurrenceParentId,
     exception_of: booking.exceptionOf,
     // Events written before bundles carry none: the booking is in none.
-    bundle_id: booking.bundleId ?? null,
+    bundle_id: booking.bundleId,
     confirmed_by: booking.confirmedBy,
     confirmed_at: dateOrNull(booking.confirmedAt),
     cancelled_by: booking.cancelledBy,

@@ -20,6 +20,7 @@ const booking: Booking = {
   endTime: '2027-01-05T10:00:00Z',
   status: 'pending',
   isSeriesParent: false,
+  bundleId: null,
   recurrenceRule: null,
   recurrenceTimeZone: null,
   recurrenceParentId: null,
