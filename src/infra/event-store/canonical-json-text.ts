@@ -2,9 +2,21 @@
 const plainInteger = /^(?:0|-?[1-9]\d{0,14})$/;
 const jsonNumber = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
-// The scanner's text and place: module state rather than an object passed down, for speed.
+// The scanner's text and place, and the first backslash at or after a string being read (the
+// text's length when none is left: most texts have none, and then no string needs a second look).
+// Module state rather than an object passed down, for speed.
 let text = '';
 let at = 0;
+let backslash = 0;
+
+/** Whether the text from `from` to `to` holds a backslash. */
+function hasBackslash(from: number, to: number): boolean {
+  if (backslash < from) {
+    const next = text.indexOf('\\', from);
+    backslash = next < 0 ? text.length : next;
+  }
+  return backslash < to;
+}
 
 const invalid = () => new SyntaxError(`not a JSON text at ${at}`);
 
@@ -19,6 +31,7 @@ function stringEnd(): number {
   for (;;) {
     const quote = text.indexOf('"', from);
     if (quote < 0) throw invalid();
+    if (!hasBackslash(from, quote)) return quote + 1;
     let before = quote - 1;
     while (text.charCodeAt(before) === 92) before--;
     if ((quote - 1 - before) % 2 === 0) return quote + 1;
@@ -32,15 +45,25 @@ function readString(): string {
   at = stringEnd();
   const raw = text.slice(start, at);
   // Without a backslash, PostgreSQL's text of a string is JSON.stringify's (neither escapes anything else).
-  return raw.indexOf('\\', 1) < 0 ? raw : JSON.stringify(JSON.parse(raw));
+  return hasBackslash(start, at) ? JSON.stringify(JSON.parse(raw)) : raw;
+}
+
+/** The literal `word` when the text holds it at `at` (and moves past it), else undefined. */
+function literal(word: string): string | undefined {
+  if (!text.startsWith(word, at)) return undefined;
+  at += word.length;
+  return word;
 }
 
 function readScalar(): string {
+  const first = text.charCodeAt(at);
+  const word = first === 110 ? literal('null') : first === 116 ? literal('true') : first === 102 ? literal('false') : undefined;
+  if (word !== undefined) return word;
   const start = at;
-  let c = text.charCodeAt(at);
+  let c = first;
   while (at < text.length && c !== 44 && c !== 93 && c !== 125 && c !== 32 && c !== 10 && c !== 13 && c !== 9) c = text.charCodeAt(++at);
   const token = text.slice(start, at);
-  if (token === 'true' || token === 'false' || token === 'null' || plainInteger.test(token)) return token;
+  if (plainInteger.test(token)) return token;
   if (!jsonNumber.test(token)) throw invalid();
   return JSON.stringify(Number(token));
 }
@@ -64,9 +87,10 @@ function readArray(): string {
 }
 
 /**
- * An object's keys in the order the text gives them, the order canonical JSON writes them in, and
- * each key as written before its value (`"key":`). Events of a kind share a few shapes, so the sort
- * is done once per shape, not once per object.
+ * An object's keys in the order the text gives them; the order canonical JSON writes them in (the
+ * members by their place in the text); and what is written before each of those values (`"key":`,
+ * after a comma but the first). Events of a kind share a few shapes, so the sort is done once per
+ * shape, not once per object.
  */
 type Shape = { keys: string[]; order: number[]; written: string[] };
 
@@ -102,7 +126,7 @@ function newShape(base: number, count: number): Shape {
   const keys: string[] = [];
   for (let i = 0; i < count; i++) keys.push(text.slice(keyStarts[base + i], keyEnds[base + i]));
   const order = keys.map((_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : 1));
-  return { keys, order, written: keys.map((key) => `"${key}":`) };
+  return { keys, order, written: order.map((member, i) => `${i === 0 ? '' : ','}"${keys[member]}":`) };
 }
 
 /** An object whose keys have an escape: sorted by their values, without a shape. */
@@ -131,7 +155,7 @@ function readObject(): string {
     const start = at + 1;
     at = stringEnd();
     const end = at - 1;
-    for (let i = start; i < end && !escaped; i++) escaped = text.charCodeAt(i) === 92;
+    escaped ||= hasBackslash(start, end);
     hash = (Math.imul(hash, 31) + (end - start) * 7919 + text.charCodeAt(start) * 131 + text.charCodeAt(end - 1)) | 0;
     skipSpace();
     if (text.charCodeAt(at++) !== 58) throw invalid();
@@ -161,10 +185,7 @@ function withShape(base: number, count: number, hash: number): string {
   }
   const { order, written } = shape;
   let out = '{';
-  for (let i = 0; i < count; i++) {
-    const member = order[i]!;
-    out += (i === 0 ? '' : ',') + written[member]! + values[base + member]!;
-  }
+  for (let i = 0; i < count; i++) out += written[i]! + values[base + order[i]!]!;
   return `${out}}`;
 }
 
@@ -187,6 +208,7 @@ function readValue(): string {
 export function canonicalJsonOfText(json: string): string {
   text = json;
   at = 0;
+  backslash = -1;
   try {
     const out = readValue();
     skipSpace();
