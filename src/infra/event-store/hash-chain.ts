@@ -41,13 +41,19 @@ export function canonicalJson(value: unknown): string {
 
 /**
  * What the hash covers after the previous hash: `{"data":…,"revision":n,"type":"…"}` in canonical
- * JSON. Written in two parts so that the append statement can put in the revision it claims.
+ * JSON, from the data's canonical text. Written in two parts so that the append statement can put
+ * in the revision it claims.
  */
-export function canonicalEvent(event: { type: string; data: unknown; revision: number }): string {
-  return canonicalJson({ data: event.data, revision: event.revision, type: event.type });
+function canonicalEventOf(type: string, canonicalData: string, revision: number): string {
+  return `{"data":${canonicalData},"revision":${revision},"type":${JSON.stringify(type)}}`;
+}
+
+/** hex SHA-256 of the previous hash followed by the event's canonical JSON (contract §13), its data given as canonical JSON text. */
+export function chainHashOfCanonical(previousHash: string, event: { type: string; canonicalData: string; revision: number }): string {
+  return hash('sha256', previousHash + canonicalEventOf(event.type, event.canonicalData, event.revision), 'hex');
 }
 
 /** hex SHA-256 of the previous hash followed by the event's canonical JSON (contract §13). */
 export function chainHash(previousHash: string, event: { type: string; data: unknown; revision: number }): string {
-  return hash('sha256', previousHash + canonicalEvent(event), 'hex');
+  return chainHashOfCanonical(previousHash, { type: event.type, canonicalData: canonicalJson(event.data), revision: event.revision });
 }
