@@ -3,10 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { callService } from '../support/call-service.js';
 import { seedZone } from '../support/device-records.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
-import { startTcpRelay, type TcpRelay } from '../support/tcp-relay.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { mintToken, platformKey } from '../support/test-keys.js';
+import type { ServiceProcess } from '../support/service-process.js';
+import type { TcpRelay } from '../support/tcp-relay.js';
+import { startRelayedProcesses, type RelayedProcesses } from '../support/relayed-processes.js';
+import type { TestDatabase } from '../support/test-database.js';
+import { mintToken } from '../support/test-keys.js';
 
 /**
  * Contract §24 under faults: two service processes (API and workers each) reach PostgreSQL through a
@@ -20,34 +21,21 @@ const rooms = 12;
 const lateLimitMs = 20_000;
 
 describe('approval deadlines and reminders under a database cut and a killed node (PostgreSQL only)', () => {
+  let rig: RelayedProcesses;
   let database: TestDatabase;
   let relay: TcpRelay;
-  const nodes: ServiceProcess[] = [];
+  let nodes: ServiceProcess[] = [];
 
   before(async function () {
     if (!process.env.DB_HOST) this.skip();
     this.timeout(60_000);
-    database = await createTestDatabase();
-    relay = await startTcpRelay({ host: database.config!.host, port: database.config!.port });
-    const env = {
-      ...database.env,
-      DB_HOST: '127.0.0.1',
-      DB_PORT: String(relay.port),
-      APP_ENV: 'production',
-      PLATFORM_AUTH_ENDPOINT: platformKey.publicKey,
-      DATA_DIR: `/tmp/booking-approval-fault-${process.pid}`,
-      DB_POOL_SIZE: '5',
-      WEB_CONCURRENCY: '1',
-      LOG_LEVEL: 'info',
-    };
-    await Promise.all([0, 1].map(async () => nodes.push(await startServiceProcess(env))));
+    rig = await startRelayedProcesses('approval-fault', { env: { DB_POOL_SIZE: '5' } });
+    ({ database, relay, processes: nodes } = rig);
   });
 
   after(async function () {
     this.timeout(30_000);
-    await Promise.all(nodes.map((node) => node.stop()));
-    await relay?.close();
-    await database?.destroy();
+    await rig?.stop();
   });
 
   it('fires every deadline and reminder once, within 20 s of its time', async function () {

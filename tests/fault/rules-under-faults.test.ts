@@ -5,10 +5,11 @@ import { sql } from 'kysely';
 import { callService, type Answer } from '../support/call-service.js';
 import { seedZone } from '../support/device-records.js';
 import { postgresRestart } from '../support/postgres-restart.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
-import { startTcpRelay, type TcpRelay } from '../support/tcp-relay.js';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
-import { mintToken, platformKey } from '../support/test-keys.js';
+import type { ServiceProcess } from '../support/service-process.js';
+import type { TcpRelay } from '../support/tcp-relay.js';
+import { startRelayedProcesses, type RelayedProcesses } from '../support/relayed-processes.js';
+import type { TestDatabase } from '../support/test-database.js';
+import { mintToken } from '../support/test-keys.js';
 import { waitFor } from '../workers/worker-test-kit.js';
 
 /**
@@ -51,36 +52,21 @@ type AcknowledgedBlackout = {
 };
 
 describe('quotas and blackouts under database outages (PostgreSQL only: processes share the server)', () => {
+  let rig: RelayedProcesses;
   let database: TestDatabase;
   let relay: TcpRelay;
-  const apis: ServiceProcess[] = [];
+  let apis: ServiceProcess[] = [];
 
   before(async function () {
     if (!process.env.DB_HOST) this.skip();
     this.timeout(120_000);
-    database = await createTestDatabase();
-    relay = await startTcpRelay({ host: database.config!.host, port: database.config!.port });
-    const env = {
-      ...database.env,
-      DB_HOST: '127.0.0.1',
-      DB_PORT: String(relay.port),
-      APP_ENV: 'production',
-      PLATFORM_AUTH_ENDPOINT: platformKey.publicKey,
-      DATA_DIR: `/tmp/booking-rules-fault-${process.pid}`,
-      DB_POOL_SIZE: '10',
-      // The booker fires hundreds of creates a minute: the rate limit (contract §18) is not under test.
-      RATE_LIMIT_PER_MINUTE: '0',
-      WEB_CONCURRENCY: '1',
-      LOG_LEVEL: 'info',
-    };
-    await Promise.all([0, 1].map(async () => apis.push(await startServiceProcess(env, ['--role', 'api']))));
+    rig = await startRelayedProcesses('rules-fault', { args: ['--role', 'api'], env: { RATE_LIMIT_PER_MINUTE: '0' } });
+    ({ database, relay, processes: apis } = rig);
   });
 
   after(async function () {
     this.timeout(30_000);
-    await Promise.all(apis.map((api) => api.stop()));
-    await relay?.close();
-    await database?.destroy();
+    await rig?.stop();
   });
 
   it('keeps every quota period within its limit and no booking inside a blackout it did not precede, with the database restarted mid-run', async function () {
