@@ -18,10 +18,18 @@ const updated = (booking: Booking | null): Booking => {
   return booking;
 };
 
-/** The delegations the actor holds, for a confirm or decline by an approver's delegate (contract §24); LV1–LV3 need none. */
+/**
+ * The delegations the actor holds, for a confirm or decline by an approver's delegate (contract §24):
+ * read only where a delegation can decide, on another user's pending booking for an actor below
+ * LV3, so that a booker's own cancel reads nothing more.
+ */
 const delegationsOf =
   (ctx: CommandContext, actor: Principal): LoadMore<BookingDecisionState> =>
-  async (db, base) => ({ ...base, delegations: isAdmin(actor) ? [] : await findReceivedDelegations(db, actor.sub, new Date(ctx.now().epochMilliseconds)) });
+  async (db, base) => {
+    const { booking } = base;
+    const mayDelegate = !isAdmin(actor) && booking?.status === 'pending' && booking.bookerProfileId !== actor.sub;
+    return { ...base, delegations: mayDelegate ? await findReceivedDelegations(db, actor.sub, new Date(ctx.now().epochMilliseconds)) : [] };
+  };
 
 export async function confirmBooking(ctx: CommandContext, actor: Principal, id: string): Promise<Booking> {
   return updated(await handleBookingMove(ctx, id, (state) => [decideConfirmBooking(state, actor, ctx.now())], delegationsOf(ctx, actor)));
