@@ -27,7 +27,7 @@ function liveBooking(resourceId: string, workspace: string, firstDayMs: number, 
     id: randomUUID(), bookableResourceId: resourceId, workspace, resourceType: 'zone', resourceId: 'zone-archive',
     bookerProfileId: `user-${i % 50}`, bookerEmail: null, createdBy: `user-${i % 50}`, title: 'Live', startTime: iso(start), endTime: iso(start + spacing * 0.9),
     bufferBeforeMinutes: 0, bufferAfterMinutes: 0, bundleId: null,
-    status: 'confirmed', isSeriesParent: false, recurrenceRule: null, recurrenceTimeZone: null, recurrenceParentId: null,
+    units: 1, pooled: false, status: 'confirmed', isSeriesParent: false, recurrenceRule: null, recurrenceTimeZone: null, recurrenceParentId: null,
     exceptionOf: null, confirmedBy: null, confirmedAt: null, cancelledBy: null, cancelledAt: null, reason: null,
     checkedInAt: null, checkedOutAt: null, createdAt: at, updatedAt: at,
   };

@@ -25,6 +25,8 @@ export type DomainErrorDetails = {
   blackoutId?: string;
   /** The existing bookings in the way, for booking_conflict. */
   conflicts?: BookingConflict[];
+  /** The fewest free units of the resource in the asked occupied range (contract §21), for booking_conflict. */
+  availableUnits?: number;
   /** The quota a booking would exceed, for policy_violation `quota`. */
   quotaId?: string;
   /** The 0-based index of the bundle item refused (contract §22), for not_found and policy_violation of a bundle. */

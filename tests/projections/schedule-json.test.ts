@@ -125,6 +125,8 @@ describe('schedules rendered by PostgreSQL', function () {
         bufferBeforeMinutes,
         bufferAfterMinutes,
         bundleId: null,
+        units: 1,
+        pooled: false,
         status,
         isSeriesParent: spec.seriesParent && status === 'cancelled',
         recurrenceRule: spec.rule,

@@ -59,6 +59,7 @@ export function bookingJson(stored: StoredBooking, timeZone?: string) {
     endTime: timeJson(booking.endTime, timeZone),
     bufferBeforeMinutes: booking.bufferBeforeMinutes,
     bufferAfterMinutes: booking.bufferAfterMinutes,
+    units: booking.units,
     status: booking.status,
     isSeriesParent: booking.isSeriesParent,
     recurrenceRule: booking.recurrenceRule,

@@ -4,6 +4,8 @@ import { canSeeWorkspace } from '../../domain/access/principal.js';
 import { utcText } from '../../domain/booking/booking-time.js';
 import { availableSlots, calendarDay } from '../../domain/booking/available-slots.js';
 import { invalidRequest, notFound } from '../../domain/domain-error.js';
+import { unitsRefusal } from '../../domain/booking/unit-use.js';
+import { checkUnits } from '../../domain/resource/resource-units.js';
 import { timeJson } from './booking-json.js';
 import { findResourceWithBusyTimes } from '../../projections/booking/busy-times.js';
 import { readSchedule } from './schedule-reader.js';
@@ -42,22 +44,26 @@ export function resourceScheduleRouter(services: Services): Router {
 
   router.get('/:id/available-slots', async (req, res) => {
     const actor = principalOf(res);
-    const query = req.query as { date: string; tz?: string; slotMinutes?: number | string };
+    const query = req.query as { date: string; tz?: string; slotMinutes?: number | string; units?: number | string };
     const date = calendarDate(query.date);
     const timeZone = answerZone(query.tz);
     const slotMinutes = Number(query.slotMinutes ?? 30);
+    const units = checkUnits(Number(query.units ?? 1), '/query/units');
     const day = calendarDay(date, timeZone ?? 'UTC');
     const found = await findResourceWithBusyTimes(readSideOf(res).db, req.params.id, day.start, day.end);
     if (!found || !canSeeWorkspace(actor, found.resource.workspace)) throw notFound('resource');
     const { resource, busy } = found;
+    const tooMany = unitsRefusal(resource, units);
+    if (tooMany) throw tooMany;
     const earliestStart = services.now().add({ minutes: resource.bookingPolicy.minNoticeMinutes });
-    const slots = availableSlots({ resource, day, slotMinutes, busy, earliestStart });
+    const slots = availableSlots({ resource, day, slotMinutes, busy, earliestStart, units });
     res.json({
       resourceId: resource.id,
       date: date.toString(),
       timeZone: timeZone ?? 'UTC',
       slotMinutes,
-      slots: slots.map((slot) => ({ startTime: instantJson(slot.start, timeZone), endTime: instantJson(slot.end, timeZone) })),
+      units,
+      slots: slots.map((slot) => ({ startTime: instantJson(slot.start, timeZone), endTime: instantJson(slot.end, timeZone), availableUnits: slot.availableUnits })),
     });
   });
 

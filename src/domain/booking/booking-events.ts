@@ -17,7 +17,8 @@ type BookingEventOf<Type extends string, Extra = object> = {
 export type BookingCreated = BookingEventOf<'BookingCreated', { approvers?: string[]; approvalReminderAt?: string }>;
 /** `onBehalfOf`: the approver a delegate decided for (contract §24). */
 export type BookingConfirmed = BookingEventOf<'BookingConfirmed', { onBehalfOf?: string }>;
-export type BookingRescheduled = BookingEventOf<'BookingRescheduled', { previousStartTime: string; previousEndTime: string }>;
+/** `previousUnits` is absent from reschedules written before pools (contract §21) and from series changes, which keep the units. */
+export type BookingRescheduled = BookingEventOf<'BookingRescheduled', { previousStartTime: string; previousEndTime: string; previousUnits?: number }>;
 export type BookingCancelled = BookingEventOf<'BookingCancelled', { onBehalfOf?: string }>;
 export type BookingCheckedIn = BookingEventOf<'BookingCheckedIn'>;
 export type BookingCheckedOut = BookingEventOf<'BookingCheckedOut'>;

@@ -20,6 +20,14 @@ export type Booking = {
   /** The resource's buffers when the booking was decided: it occupies [startTime − before, endTime + after). */
   bufferBeforeMinutes: number;
   bufferAfterMinutes: number;
+  /** How many units of its resource it takes (contract §21): 1 on a room, and on every booking made before pools. */
+  units: number;
+  /**
+   * Whether it was placed on a pool (a resource with more than one unit): decided by counting units
+   * rather than by the one-unit rule, and so guarded in the database by the count, not the exclusion
+   * constraint (migration 0031). Kept through every later change of the booking.
+   */
+  pooled: boolean;
   status: BookingStatus;
   /** The record of a series that holds the rule; never a conflict, never in a schedule. */
   isSeriesParent: boolean;
@@ -45,4 +53,4 @@ export type Booking = {
 };
 
 /** What a booking in the way of another is judged by: its status and the time it occupies. */
-export type HeldBooking = Pick<Booking, 'id' | 'status' | 'isSeriesParent' | 'startTime' | 'endTime' | 'bufferBeforeMinutes' | 'bufferAfterMinutes'>;
+export type HeldBooking = Pick<Booking, 'id' | 'status' | 'isSeriesParent' | 'startTime' | 'endTime' | 'bufferBeforeMinutes' | 'bufferAfterMinutes' | 'units'>;

@@ -10,11 +10,12 @@ import { bookingLimitRefusal, bookingPolicyRefusal } from './booking-policy.js';
 import { blackoutRefusal, blackoutViolation } from './blackout-refusal.js';
 import { bookerRefusal, type NamedBooker } from './booker.js';
 import { timesRefusal } from './booking-time.js';
-import { conflictRefusal, findConflicts, hasConflict } from './find-conflicts.js';
+import { occupancyRefusal, unitsFit, type AskedUnits } from './find-conflicts.js';
+import { unitsRefusal } from './unit-use.js';
 import { buffersOf, occupiedMs, occupiedRange } from './occupied-range.js';
 
 /** The times a create asks for, and whom it books for (LV1–LV3 may name another booker). */
-export type CreateTimes = { startTime: Temporal.Instant; endTime: Temporal.Instant } & NamedBooker;
+export type CreateTimes = { startTime: Temporal.Instant; endTime: Temporal.Instant; /** Units of the resource asked (contract §21); one when absent. */ units?: number } & NamedBooker;
 
 /** What a create decides on, read at the stream's revision. */
 export type CreateBookingState = {
@@ -29,6 +30,9 @@ export type CreateBookingState = {
   /** Blackouts of the workspace that may overlap the booking (any resource; the decision picks). */
   blackouts: readonly Blackout[];
 };
+
+/** The units a create asks of the resource, and how many it has. */
+export const askedOf = (command: { units?: number }, resource: Resource): AskedUnits => ({ units: command.units ?? 1, capacity: resource.units });
 
 /** The resource's own rules for the times: pure in the resource's isActive, policy and availability, so a search may remember it per policy. */
 export type PolicyRefusal = (resource: Resource, start: Temporal.Instant, end: Temporal.Instant, now: Temporal.Instant) => DomainError | null;
@@ -45,8 +49,10 @@ export type RefusalOptions = {
 /**
  * The one verdict on a create, shared by POST /bookings and the free search (contract §16): the
  * first refusal in the contract's order (400 times → 403 level and booking on behalf → 404
- * resource → 422 policy: the resource's own, maxBookingsPerUser, blackout, quota → 409 conflict
- * with the occupied range, buffers included), or null when the booking would be accepted.
+ * resource → 422 policy: units above the resource's, the resource's own, maxBookingsPerUser,
+ * blackout, quota → 409 conflict: the units in use with the occupied range, buffers included, at
+ * any instant, plus the asked ones, above the resource's units), or null when the booking would be
+ * accepted.
  */
 export function createRefusal(command: CreateTimes, state: CreateBookingState, actor: Principal, now: Temporal.Instant, options: RefusalOptions = {}): DomainError | null {
   const callerChecks = options.callerChecks ?? true;
@@ -57,6 +63,8 @@ export function createRefusal(command: CreateTimes, state: CreateBookingState, a
   if (onBehalf) return onBehalf;
   const { resource } = state;
   if (!resource || resource.removed) return notFound('resource');
+  const units = unitsRefusal(resource, command.units ?? 1);
+  if (units) return units;
   const policy = (options.policyRefusal ?? bookingPolicyRefusal)(resource, command.startTime, command.endTime, now);
   if (policy) return policy;
   const limit = callerChecks ? bookingLimitRefusal(resource, state.activeBookingsOfBooker) : null;
@@ -66,19 +74,19 @@ export function createRefusal(command: CreateTimes, state: CreateBookingState, a
   const quota = callerChecks ? quotaRefusal(state.quotas, resource, command.startTime, command.endTime) : null;
   if (quota) return quotaViolation(quota);
   if (state.overlapping.length === 0) return null;
-  return conflictRefusal(findConflicts(state.overlapping, occupiedRange(command.startTime, command.endTime, buffersOf(resource))));
+  return occupancyRefusal(state.overlapping, occupiedRange(command.startTime, command.endTime, buffersOf(resource)), askedOf(command, resource));
 }
 
 /**
  * Whether createRefusal answers null, without building the refusal of a busy resource: the
- * conflicts are its last check, so a booking in the way refuses whatever the others say, and is
- * found in epoch numbers. What the free search asks of thousands of resources.
+ * conflicts are its last check, so units that do not fit refuse whatever the others say, and are
+ * counted in epoch numbers. What the free search asks of thousands of resources.
  */
 export function isCreateAccepted(command: CreateTimes, state: CreateBookingState, actor: Principal, now: Temporal.Instant, options: RefusalOptions = {}): boolean {
   const { resource } = state;
   if (resource && state.overlapping.length > 0) {
     const occupied = occupiedMs(command.startTime.epochMilliseconds, command.endTime.epochMilliseconds, buffersOf(resource));
-    if (hasConflict(state.overlapping, occupied.startMs, occupied.endMs)) return false;
+    if (!unitsFit(state.overlapping, occupied.startMs, occupied.endMs, askedOf(command, resource))) return false;
   }
   // No booking in the way: the conflicts, createRefusal's last check, find none, so the state need not carry them.
   return createRefusal(command, { ...state, overlapping: [] }, actor, now, options) === null;

@@ -10,12 +10,14 @@ import { assertNoBlackout } from './blackout-refusal.js';
 import { assertBookerOrAdmin, visibleBooking } from './booking-access.js';
 import { assertBookingPolicy } from './booking-policy.js';
 import { assertValidTimes, instantOf, utcText } from './booking-time.js';
-import { assertNoConflicts, findConflicts } from './find-conflicts.js';
+import { occupancyRefusal } from './find-conflicts.js';
+import { askedOf } from './create-refusal.js';
+import { pooledWhenPlaced, unitsRefusal } from './unit-use.js';
 import { buffersOf, occupiedRange } from './occupied-range.js';
 import { assertWithinQuotas } from '../quota/quota-refusal.js';
 import type { QuotaUsage } from '../quota/quota-usage.js';
 
-export type RescheduleBooking = { startTime?: Temporal.Instant; endTime?: Temporal.Instant; title?: string };
+export type RescheduleBooking = { startTime?: Temporal.Instant; endTime?: Temporal.Instant; title?: string; /** New units of the resource (contract §21). */ units?: number };
 
 export type RescheduleBookingState = {
   booking: Booking | null;
@@ -59,20 +61,27 @@ export function decideRescheduleBooking(
   const startChanged = !start.equals(previousStart);
   const timesChanged = startChanged || !end.equals(previousEnd);
   const title = command.title ?? booking.title;
-  if (!timesChanged && title === booking.title) return [];
+  const units = command.units ?? booking.units;
+  const placed = timesChanged || units !== booking.units;
+  if (!placed && title === booking.title) return [];
 
   let status = booking.status;
   let buffers = { bufferBeforeMinutes: booking.bufferBeforeMinutes, bufferAfterMinutes: booking.bufferAfterMinutes };
-  if (timesChanged) {
+  let { pooled } = booking;
+  if (placed) {
     assertValidTimes(start, end, now, startChanged);
     if (!state.resource) throw policyViolation('isActive', 'the resource no longer exists');
+    const tooMany = unitsRefusal(state.resource, units);
+    if (tooMany) throw tooMany;
     assertBookingPolicy(state.resource, start, end, now, startChanged);
     assertNoBlackout(state.blackouts, booking.bookableResourceId, start, end);
     assertWithinQuotas(state.quotas ?? [], state.resource, start, end);
     // New times are a new decision: they take the buffers of the policy in force (contract §17).
     buffers = buffersOf(state.resource);
-    assertNoConflicts(findConflicts(state.overlapping, occupiedRange(start, end, buffers), booking.id));
-    // New times need a new approval where the resource asks for approval.
+    const refusal = occupancyRefusal(state.overlapping, occupiedRange(start, end, buffers), askedOf({ units }, state.resource), booking.id);
+    if (refusal) throw refusal;
+    pooled = pooledWhenPlaced(booking, state.resource);
+    // New times or units need a new approval where the resource asks for approval.
     if (!state.resource.bookingPolicy.autoConfirm) status = 'pending';
   }
 
@@ -84,6 +93,8 @@ export function decideRescheduleBooking(
     startTime: utcText(start),
     endTime: utcText(end),
     ...buffers,
+    units,
+    pooled,
     status,
     confirmedBy: returnsToPending ? null : booking.confirmedBy,
     confirmedAt: returnsToPending ? null : booking.confirmedAt,
@@ -95,7 +106,7 @@ export function decideRescheduleBooking(
   return [
     {
       type: 'BookingRescheduled',
-      data: { booking: next, by: actor.sub, at, previousStartTime: booking.startTime, previousEndTime: booking.endTime },
+      data: { booking: next, by: actor.sub, at, previousStartTime: booking.startTime, previousEndTime: booking.endTime, previousUnits: booking.units },
     },
   ];
 }

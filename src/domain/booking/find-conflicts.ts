@@ -3,6 +3,7 @@ import { DomainError, type BookingConflict } from '../domain-error.js';
 import { activeStatuses, type HeldBooking } from './booking.js';
 import { instantOf } from './booking-time.js';
 import { occupiedMsOf, type OccupiedRange } from './occupied-range.js';
+import { availableUnits, unitsHeldBy } from './unit-use.js';
 
 /** An active booking (series parents aside) other than `exceptId` whose occupied range shares time with [fromMs, toMs). */
 function isInTheWay(b: HeldBooking, fromMs: number, toMs: number, exceptId: string | undefined): boolean {
@@ -24,14 +25,38 @@ export function findConflicts(bookings: readonly HeldBooking[], occupied: Occupi
     .map((b) => ({ bookingId: b.id, startTime: b.startTime, endTime: b.endTime }));
 }
 
-/** Whether findConflicts would find any, in epoch numbers: what a verdict without its refusal needs. */
-export function hasConflict(bookings: readonly HeldBooking[], fromMs: number, toMs: number): boolean {
-  return bookings.some((b) => isInTheWay(b, fromMs, toMs, undefined));
+/** The units a new booking asks of a resource that has `capacity` of them (contract §21): 1 of 1 on a room. */
+export type AskedUnits = { units: number; capacity: number };
+
+export const oneUnit: AskedUnits = { units: 1, capacity: 1 };
+
+/**
+ * The one conflict rule (contract §5, §17, §21): whether `asked.units` fit beside the units the
+ * active bookings hold at every instant of [fromMs, toMs), in epoch numbers (what a verdict
+ * without its refusal needs). With one unit of one, any booking in the way refuses.
+ */
+export function unitsFit(bookings: readonly HeldBooking[], fromMs: number, toMs: number, asked: AskedUnits, exceptId?: string): boolean {
+  if (asked.capacity === 1) return asked.units <= 1 && !bookings.some((b) => isInTheWay(b, fromMs, toMs, exceptId));
+  return asked.units <= availableUnits(unitsHeldBy(bookings, exceptId), { startMs: fromMs, endMs: toMs }, asked.capacity);
 }
 
-/** The 409 of the bookings in the way, or null when there are none. */
-export function conflictRefusal(conflicts: BookingConflict[]): DomainError | null {
-  return conflicts.length === 0 ? null : new DomainError('booking_conflict', `Booking conflicts with ${conflicts.length} existing reservation(s)`, { conflicts });
+/** The 409 of the bookings in the way, with the fewest free units where a pool tells them, or null when there are none. */
+export function conflictRefusal(conflicts: BookingConflict[], freeUnits?: number): DomainError | null {
+  if (conflicts.length === 0) return null;
+  return new DomainError('booking_conflict', `Booking conflicts with ${conflicts.length} existing reservation(s)`, freeUnits === undefined ? { conflicts } : { conflicts, availableUnits: freeUnits });
+}
+
+/**
+ * The 409 of a new booking of `asked` units over `occupied`, or null when they fit: every active
+ * booking whose occupied range overlaps it is in `conflicts`, and `availableUnits` tells the
+ * fewest free units of the range (contract §21).
+ */
+export function occupancyRefusal(bookings: readonly HeldBooking[], occupied: OccupiedRange, asked: AskedUnits, exceptId?: string): DomainError | null {
+  const fromMs = occupied.start.epochMilliseconds;
+  const toMs = occupied.end.epochMilliseconds;
+  if (unitsFit(bookings, fromMs, toMs, asked, exceptId)) return null;
+  const free = availableUnits(unitsHeldBy(bookings, exceptId), { startMs: fromMs, endMs: toMs }, asked.capacity);
+  return conflictRefusal(findConflicts(bookings, occupied, exceptId), free);
 }
 
 export function assertNoConflicts(conflicts: BookingConflict[]): void {

@@ -16,10 +16,12 @@ export type NewBooking = {
   now: Temporal.Instant;
   /** The bundle it is created in (contract §22); none by default. */
   bundleId?: string | null;
+  /** Units of the resource it takes (contract §21); one by default. */
+  units?: number;
 };
 
 /** A booking as it is created on `resource`: a single booking, to be linked into a series by the caller. */
-export function newBooking({ id, resource, bookerProfileId, bookerEmail, createdBy, title, startTime, endTime, now, bundleId = null }: NewBooking): Booking {
+export function newBooking({ id, resource, bookerProfileId, bookerEmail, createdBy, title, startTime, endTime, now, bundleId = null, units = 1 }: NewBooking): Booking {
   const at = utcText(now);
   return {
     id,
@@ -36,6 +38,8 @@ export function newBooking({ id, resource, bookerProfileId, bookerEmail, created
     // The policy in force now governs the booking's buffers for good (contract §17).
     bufferBeforeMinutes: resource.bookingPolicy.bufferBeforeMinutes,
     bufferAfterMinutes: resource.bookingPolicy.bufferAfterMinutes,
+    units,
+    pooled: resource.units > 1,
     // autoConfirm skips pending; confirmedBy/At stay for an explicit confirmation (booking.confirm).
     status: resource.bookingPolicy.autoConfirm ? 'confirmed' : 'pending',
     isSeriesParent: false,

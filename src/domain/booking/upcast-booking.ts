@@ -4,13 +4,14 @@ import type { Booking } from './booking.js';
  * A booking as an event of any age carries it: events written before a field existed lack it.
  * Stored events are never rewritten (their hash chain covers them), so every reader asks this.
  */
-type AddedFields = 'createdBy' | 'bufferBeforeMinutes' | 'bufferAfterMinutes' | 'bundleId';
+type AddedFields = 'createdBy' | 'bufferBeforeMinutes' | 'bufferAfterMinutes' | 'bundleId' | 'units' | 'pooled';
 export type StoredBooking = Omit<Booking, AddedFields> & Partial<Pick<Booking, AddedFields>>;
 
 /**
  * The one upcaster of a stored booking: the defaults of the fields added since the first events.
  * Before booking on behalf (contract §17) the booker created it; before buffers it had none;
- * before bundles (contract §22) it belonged to none.
+ * before bundles (contract §22) it belonged to none; before pools (contract §21) it took one unit
+ * of a resource that had one.
  */
 export function upcastBooking(stored: StoredBooking): Booking {
   return {
@@ -19,5 +20,7 @@ export function upcastBooking(stored: StoredBooking): Booking {
     bufferBeforeMinutes: stored.bufferBeforeMinutes ?? 0,
     bufferAfterMinutes: stored.bufferAfterMinutes ?? 0,
     bundleId: stored.bundleId ?? null,
+    units: stored.units ?? 1,
+    pooled: stored.pooled ?? false,
   };
 }

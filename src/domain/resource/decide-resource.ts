@@ -5,6 +5,7 @@ import { DomainError, invalidRequest } from '../domain-error.js';
 import { validateAvailability } from './availability.js';
 import { defaultBookingPolicy, mergeBookingPolicy, type Availability, type BookingPolicyPatch, type Resource, type ResourceType } from './resource.js';
 import { evolveResource } from './evolve-resource.js';
+import { checkUnits } from './resource-units.js';
 import type { ResourceChanges, ResourceDeactivated, ResourceRegistered, ResourceRemoved, ResourceRecord, ResourceUpdated } from './resource-events.js';
 
 export type RegisterResource = {
@@ -14,6 +15,7 @@ export type RegisterResource = {
   resourceId: string;
   resourceName: string | null;
   capacity?: number | null;
+  units?: number;
   groupId?: string | null;
   availability?: Availability | null;
   bookingPolicy?: BookingPolicyPatch;
@@ -21,6 +23,7 @@ export type RegisterResource = {
 
 export type ResourcePatch = {
   capacity?: number | null;
+  units?: number;
   groupId?: string | null;
   availability?: Availability | null;
   bookingPolicy?: BookingPolicyPatch;
@@ -79,6 +82,7 @@ export function decideRegister(
       resourceId: command.resourceId,
       resourceName: command.resourceName,
       capacity: command.capacity ?? null,
+      units: command.units === undefined ? 1 : checkUnits(command.units, '/body/units'),
       groupId: command.groupId ?? null,
       bookingPolicy,
       availability: command.availability ? validateAvailability(command.availability) : null,
@@ -93,6 +97,8 @@ export function decideUpdate(patch: ResourcePatch, state: Resource, actor: Princ
   if (patch.groupId !== undefined) assertCanManageResource(actor, patch.groupId);
   const changes: ResourceChanges = {};
   if (patch.capacity !== undefined) changes.capacity = patch.capacity;
+  // Lowering units below what is in use cancels nothing: later creates are judged against the new value (contract §21).
+  if (patch.units !== undefined) changes.units = checkUnits(patch.units, '/body/units');
   if (patch.groupId !== undefined) changes.groupId = patch.groupId;
   if (patch.isActive !== undefined) changes.isActive = patch.isActive;
   if (patch.availability !== undefined) changes.availability = patch.availability && validateAvailability(patch.availability);

@@ -10,13 +10,15 @@ export type ResourceRecord = Omit<Resource, 'removed'>;
 /** The registered resource's own fields; it starts active, and its timestamps are `at`. */
 export type ResourceRegistered = {
   type: 'ResourceRegistered';
-  data: Omit<Resource, 'isActive' | 'removed' | 'createdAt' | 'updatedAt'> & { by: string; at: string };
+  /** `units` is absent from the events written before pools (contract §21): one unit. */
+  data: Omit<Resource, 'isActive' | 'removed' | 'createdAt' | 'updatedAt' | 'units'> & { units?: number; by: string; at: string };
 };
 
 export type ResourceChanges = Partial<{
   /** Set only from the device service's record (a rename there), never from a request. */
   resourceName: string | null;
   capacity: number | null;
+  units: number;
   groupId: string | null;
   availability: Availability | null;
   bookingPolicy: BookingPolicy;

@@ -69,6 +69,8 @@ export type Resource = {
   resourceId: string;
   resourceName: string | null;
   capacity: number | null;
+  /** How many bookings of one unit it holds at the same time (contract §21): a desk area of 40 desks has 40; 1 for a room. */
+  units: number;
   groupId: string | null;
   isActive: boolean;
   bookingPolicy: BookingPolicy;

@@ -1,8 +1,8 @@
 import type { Temporal } from 'temporal-polyfill';
 import { isGuest, searchingAs, type Principal } from '../access/principal.js';
 import type { Blackout } from '../blackout/blackout.js';
-import { createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
-import { hasConflict } from '../booking/find-conflicts.js';
+import { askedOf, createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
+import { unitsFit } from '../booking/find-conflicts.js';
 import { buffersOf, occupiedMs } from '../booking/occupied-range.js';
 import { admitSeries, assertSeriesRequest, checkSeriesCreate, type CreateSeries, type CreateSeriesState, type SeriesDecisionOptions } from '../booking/series/decide-create-series.js';
 import { seriesOccurrences } from '../booking/series/series-pattern.js';
@@ -48,13 +48,14 @@ function rememberedExpansions(): typeof seriesOccurrences {
   };
 }
 
-/** Whether a booking of the candidate's is in the way of an occurrence: the last check refuses the series then, whatever the others say. */
-function anyOccurrenceTaken(candidate: FreeResourceCandidate, occurrences: readonly Occurrence[]): boolean {
+/** Whether the asked units do not fit beside the candidate's bookings at an occurrence: the last check refuses the series then, whatever the others say. */
+function anyOccurrenceTaken(candidate: FreeResourceCandidate, occurrences: readonly Occurrence[], units: number | undefined): boolean {
   if (candidate.bookings.length === 0) return false;
   const buffers = buffersOf(candidate.resource);
+  const asked = askedOf({ units }, candidate.resource);
   return occurrences.some(({ start, end }) => {
     const occupied = occupiedMs(start.epochMilliseconds, end.epochMilliseconds, buffers);
-    return hasConflict(candidate.bookings, occupied.startMs, occupied.endMs);
+    return !unitsFit(candidate.bookings, occupied.startMs, occupied.endMs, asked);
   });
 }
 
@@ -70,11 +71,12 @@ function unavailableOccurrences(
   actor: Principal,
   now: Temporal.Instant,
   options: { policyRefusal: PolicyRefusal; callerChecks: boolean },
+  units: number | undefined,
 ): UnavailableOccurrence[] | null {
   const unavailable: UnavailableOccurrence[] = [];
   for (const [index, { start, end }] of occurrences.entries()) {
     const occurrenceState = { ...state, activeBookingsOfBooker: state.activeBookingsOfBooker + index, quotas: [] };
-    const refusal = createRefusal({ startTime: start, endTime: end }, occurrenceState, actor, now, options);
+    const refusal = createRefusal({ startTime: start, endTime: end, units }, occurrenceState, actor, now, options);
     if (refusal) unavailable.push({ startTime: start, endTime: end, reason: refusalReason(refusal) });
   }
   return unavailable.length > 0 && unavailable.length < occurrences.length ? unavailable : null;
@@ -115,7 +117,7 @@ export function findFreeForSeries(
       rethrowRequestFault(error);
       continue;
     }
-    if (!anyOccurrenceTaken(candidate, occurrences)) {
+    if (!anyOccurrenceTaken(candidate, occurrences, command.units)) {
       try {
         checkSeriesCreate(command, state, decider, now, decision);
         free.push(candidate.resource);
@@ -126,7 +128,7 @@ export function findFreeForSeries(
     }
     if (!options.includePartial) continue;
     // A guest's search skips the checks that depend on the caller (contract §16).
-    const unavailable = unavailableOccurrences(occurrences, state, decider, now, { policyRefusal: options.policyRefusal, callerChecks: !isGuest(actor) });
+    const unavailable = unavailableOccurrences(occurrences, state, decider, now, { policyRefusal: options.policyRefusal, callerChecks: !isGuest(actor) }, command.units);
     if (unavailable) partlyFree.push({ resource: candidate.resource, unavailableOccurrences: unavailable });
   }
   // A stable sort keeps the resources' order among equals.

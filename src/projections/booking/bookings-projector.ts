@@ -24,6 +24,8 @@ const columns = Object.keys({
   end_time: true,
   buffer_before_minutes: true,
   buffer_after_minutes: true,
+  units: true,
+  pooled: true,
   status: true,
   is_series_parent: true,
   recurrence_rule: true,

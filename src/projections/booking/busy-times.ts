@@ -16,7 +16,7 @@ const resourceWithBusyTimes = compileOnce(sql`
   select r.*, (
       select string_agg(
           floor(extract(epoch from lower(${bookingOccupiedRangeSql('b')})) * 1000)::bigint || ' ' ||
-          floor(extract(epoch from upper(${bookingOccupiedRangeSql('b')})) * 1000)::bigint, ',')
+          floor(extract(epoch from upper(${bookingOccupiedRangeSql('b')})) * 1000)::bigint || ' ' || b.units, ',')
       from bookings b
       where b.bookable_resource_id = r.id
         and b.status in ('pending', 'confirmed') and not b.is_series_parent
@@ -30,7 +30,7 @@ const resourceWithBusyTimes = compileOnce(sql`
  * parents aside) that overlap [from, to) occupied with the resource's buffers, as epoch
  * milliseconds: all free slots need, in one statement. The predicates are findActiveOverlapping's,
  * so the exclusion constraint's GiST index answers; the times travel as one text
- * ("start end,start end"), no row is parsed into a Date and written back.
+ * ("start end units,start end units"), no row is parsed into a Date and written back.
  */
 export async function findResourceWithBusyTimes(db: Executor, id: string, from: Temporal.Instant, to: Temporal.Instant): Promise<{ resource: Resource; busy: BusyTime[] } | null> {
   const { rows } = await db.executeQuery<ResourceRow & { busy: string | null }>(resourceWithBusyTimes.fill({ id, from: from.toString(), to: to.toString() }));
@@ -38,8 +38,8 @@ export async function findResourceWithBusyTimes(db: Executor, id: string, from: 
   if (!row) return null;
   const { busy, ...resource } = row;
   const times = (busy?.split(',') ?? []).map((pair) => {
-    const gap = pair.indexOf(' ');
-    return { startMs: Number(pair.slice(0, gap)), endMs: Number(pair.slice(gap + 1)) };
+    const [startMs, endMs, units] = pair.split(' ');
+    return { startMs: Number(startMs), endMs: Number(endMs), units: Number(units) };
   });
   return { resource: rowToResource(resource), busy: times };
 }

@@ -29,6 +29,7 @@ type HeldRow = {
   end_time: string;
   buffer_before_minutes: number;
   buffer_after_minutes: number;
+  units: number;
 };
 
 type ResourceTextRow = Omit<ResourceRow, 'booking_policy' | 'availability' | 'created_at' | 'updated_at'> & {
@@ -148,7 +149,7 @@ export async function findHeldInWindows(db: Executor, workspace: string, windows
   // the workspace and the range together whatever the planner knows of the rows (a join to the
   // unnested windows was planned, without statistics, as a scan of the workspace's bookings).
   const { rows } = await sql<HeldRow>`
-    select b.id, b.bookable_resource_id, b.status, b.is_series_parent, b.buffer_before_minutes, b.buffer_after_minutes,
+    select b.id, b.bookable_resource_id, b.status, b.is_series_parent, b.buffer_before_minutes, b.buffer_after_minutes, b.units,
       ${utcTextOf('b.start_time')} as start_time, ${utcTextOf('b.end_time')} as end_time
     from bookings b
     where b.workspace = ${workspace}::uuid
@@ -166,6 +167,7 @@ export async function findHeldInWindows(db: Executor, workspace: string, windows
       endTime: row.end_time,
       bufferBeforeMinutes: row.buffer_before_minutes,
       bufferAfterMinutes: row.buffer_after_minutes,
+      units: row.units,
     };
     const held = byResource.get(row.bookable_resource_id);
     if (held) held.push(booking);

@@ -10,6 +10,7 @@ export function rowToResource(row: ResourceRow): Resource {
     resourceId: row.resource_id,
     resourceName: row.resource_name,
     capacity: row.capacity,
+    units: row.units,
     groupId: row.group_id,
     isActive: row.is_active,
     // A policy stored before a field existed (buffers) has that field's default.
@@ -29,6 +30,7 @@ export function resourceToRow(resource: Resource, streamRevision: number): Inser
     resource_id: resource.resourceId,
     resource_name: resource.resourceName,
     capacity: resource.capacity,
+    units: resource.units,
     group_id: resource.groupId,
     is_active: resource.isActive,
     booking_policy: JSON.stringify(resource.bookingPolicy),

@@ -14,7 +14,8 @@ export const resourcesProjector: Projector = {
     if (row && row.stream_revision >= recorded.streamRevision) return;
     const next = evolveResource(row ? rowToResource(row) : null, event);
     if (!next) return;
-    const values = resourceToRow(next, recorded.streamRevision);
+    // Once a pool, always counted in the append (migration 0031): a pool shrunk to one unit still holds its pooled bookings.
+    const values = { ...resourceToRow(next, recorded.streamRevision), counted: (row?.counted ?? false) || next.units > 1 };
     await trx
       .insertInto('resources')
       .values(values)

@@ -35,6 +35,8 @@ describe('deciding a new booking', () => {
             endTime: '2027-01-05T10:00:00Z',
             bufferBeforeMinutes: 0,
             bufferAfterMinutes: 0,
+            units: 1,
+            pooled: false,
             status: 'confirmed',
             isSeriesParent: false,
             recurrenceRule: null,

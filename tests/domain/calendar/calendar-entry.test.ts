@@ -18,6 +18,8 @@ const booking: Booking = {
   title: 'Planning',
   startTime: '2027-01-05T09:00:00Z',
   endTime: '2027-01-05T10:00:00Z',
+  units: 1,
+  pooled: false,
   status: 'pending',
   isSeriesParent: false,
   bundleId: null,

@@ -2,7 +2,8 @@ import type { Temporal } from 'temporal-polyfill';
 import type { ApprovalDelegation } from '../../approval/approval-delegation.js';
 import { bookingCreated } from '../../approval/pending-approvers.js';
 import { isGuest, type Principal } from '../../access/principal.js';
-import type { PolicyRefusal } from '../create-refusal.js';
+import { askedOf, type PolicyRefusal } from '../create-refusal.js';
+import { unitsRefusal } from '../unit-use.js';
 import type { Blackout } from '../../blackout/blackout.js';
 import { DomainError, forbidden, invalidRequest, notFound, policyViolation } from '../../domain-error.js';
 import type { Occurrence } from '../../recurrence/index.js';
@@ -37,6 +38,8 @@ export type CreateSeries = {
   bookerEmail?: string | null;
   /** LV1–LV3: book for this user (contract §17); defaults to the token's `sub`. */
   bookerProfileId?: string;
+  /** Units of the resource each occurrence takes (contract §21); one when absent. */
+  units?: number;
 };
 
 export type CreateSeriesState = {
@@ -72,6 +75,8 @@ export function admitSeries(command: CreateSeries, state: CreateSeriesState, act
   const occurrences = (options.occurrencesOf ?? seriesOccurrences)({ ...command, timeZone }, resource, now);
   if (occurrences.length === 0) throw invalidRequest('exdates leave the series without any occurrence', '/body/exdates');
   if (!resource.bookingPolicy.allowRecurring) throw policyViolation('allowRecurring', 'the resource does not accept recurring bookings');
+  const units = unitsRefusal(resource, command.units ?? 1);
+  if (units) throw units;
   return { resource, timeZone, occurrences, booker };
 }
 
@@ -116,7 +121,7 @@ export function checkSeriesCreate(command: CreateSeries, state: CreateSeriesStat
   for (const occurrence of occurrences) assertOccurrencePolicy(resource, occurrence, now, state.blackouts, true, options.policyRefusal);
   assertBookingLimit(resource, state.activeBookingsOfBooker, { count: occurrences.length, what: `the series' ${occurrences.length} occurrences` });
   assertSeriesWithinQuotas(state.quotaLedger ?? emptyQuotaLedger, resource, occurrences);
-  assertNoConflicts(seriesConflicts(state.overlapping, occurrences, buffersOf(resource)));
+  assertNoConflicts(seriesConflicts(state.overlapping, occurrences, buffersOf(resource), askedOf(command, resource)));
   return admitted;
 }
 
@@ -124,7 +129,7 @@ export function checkSeriesCreate(command: CreateSeries, state: CreateSeriesStat
 export function decideCreateSeries(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant): BookingCreated[] {
   const { resource, timeZone, occurrences, booker } = checkSeriesCreate(command, state, actor, now);
 
-  const booked = { resource, bookerProfileId: booker.profileId, bookerEmail: booker.email, createdBy: actor.sub, title: command.title, now };
+  const booked = { resource, bookerProfileId: booker.profileId, bookerEmail: booker.email, createdBy: actor.sub, title: command.title, now, units: command.units ?? 1 };
   const parent: Booking = {
     ...newBooking({ ...booked, id: command.parentId, startTime: command.startTime, endTime: command.endTime }),
     isSeriesParent: true,

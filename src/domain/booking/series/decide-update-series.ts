@@ -12,6 +12,8 @@ import { assertBookerOrAdmin } from '../booking-access.js';
 import { instantOf, utcText } from '../booking-time.js';
 import { cancelled } from '../booking-cancelled.js';
 import { assertNoConflicts } from '../find-conflicts.js';
+import { askedOf } from '../create-refusal.js';
+import { pooledWhenPlaced } from '../unit-use.js';
 import { newBooking } from '../new-booking.js';
 import { assertBookingLimit } from '../booking-policy.js';
 import { assertSeriesWithinQuotas, emptyQuotaLedger, type QuotaLedger } from '../../quota/quota-refusal.js';
@@ -182,7 +184,7 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
   for (const slot of checked) assertOccurrencePolicy(resource, slot, now, state.blackouts, slot.startChanged);
   assertBookingLimit(resource, state.activeBookingsOfBooker, { count: plan.created.length - plan.dropped.length, what: 'the changed series' });
   assertChangedSeriesWithinQuotas(state.quotaLedger ?? emptyQuotaLedger, resource, moves, plan.dropped, checked);
-  assertNoConflicts(seriesConflicts(state.overlapping, checked, buffersOf(resource), new Set(state.upcoming.filter(isMovable).map((b) => b.id))));
+  assertNoConflicts(seriesConflicts(state.overlapping, checked, buffersOf(resource), askedOf(parent, resource), new Set(state.upcoming.filter(isMovable).map((b) => b.id))));
 
   const at = utcText(now);
   const title = command.title ?? parent.title;
@@ -211,6 +213,7 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
       endTime: utcText(slot.end),
       // Moved times are decided now: they take the buffers in force, as a reschedule does.
       ...buffersOf(resource),
+      pooled: pooledWhenPlaced(booking, resource),
       status,
       confirmedBy: backToPending ? null : booking.confirmedBy,
       confirmedAt: backToPending ? null : booking.confirmedAt,
@@ -218,7 +221,7 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
       sequence: sequenceOf(booking) + 1,
     };
   };
-  const booked = { resource, bookerProfileId: parent.bookerProfileId, bookerEmail: parent.bookerEmail, createdBy: actor.sub, title, now };
+  const booked = { resource, bookerProfileId: parent.bookerProfileId, bookerEmail: parent.bookerEmail, createdBy: actor.sub, title, now, units: parent.units };
   return [
     rescheduled(parent, nextParent, actor.sub, at),
     ...plan.dropped.map((b) => cancelled(b, actor.sub, now, seriesChangedReason)),

@@ -2,34 +2,51 @@ import { Temporal } from 'temporal-polyfill';
 import type { BookingConflict } from '../../domain-error.js';
 import type { Occurrence } from '../../recurrence/index.js';
 import type { HeldBooking } from '../booking.js';
-import { findConflicts } from '../find-conflicts.js';
+import { findConflicts, oneUnit, unitsFit, type AskedUnits } from '../find-conflicts.js';
 import { occupiedMsOf, occupiedRange, type Buffers } from '../occupied-range.js';
+import { availableUnits, unitsHeldBy } from '../unit-use.js';
+
+/** What an occurrence meets: the bookings in its way when its units do not fit (else none), and the fewest free units of its occupied range (contract §21). */
+export type OccurrenceOccupancy = { conflicts: BookingConflict[]; availableUnits: number };
 
 /**
- * The conflicts of each occurrence, occupying its times with `buffers` (the resource's in force).
- * Hundreds of occurrences meet hundreds of bookings, so the bookings whose occupied ranges share
- * time with an occurrence's are picked on epoch numbers first; findConflicts then applies the
- * conflict rule to those few.
+ * Each occurrence's occupancy, occupying its times with `buffers` (the resource's in force) and
+ * asking `asked` units. Hundreds of occurrences meet hundreds of bookings, so the bookings whose
+ * occupied ranges share time with an occurrence's are picked on epoch numbers first; the conflict
+ * rule then judges those few.
  */
-export function conflictsByOccurrence(
+export function occupancyByOccurrence(
   bookings: readonly HeldBooking[],
   occurrences: readonly Occurrence[],
   buffers: Buffers,
+  asked: AskedUnits = oneUnit,
   ignoredIds: ReadonlySet<string> = new Set(),
-): BookingConflict[][] {
+): OccurrenceOccupancy[] {
   const timed = bookings.filter((b) => !ignoredIds.has(b.id)).map((booking) => ({ booking, ...occupiedMsOf(booking) }));
   return occurrences.map(({ start, end }) => {
     const occupied = occupiedRange(start, end, buffers);
     const from = occupied.start.epochMilliseconds;
     const to = occupied.end.epochMilliseconds;
     const near = timed.filter((t) => t.startMs < to && t.endMs > from).map((t) => t.booking);
-    return near.length === 0 ? [] : findConflicts(near, occupied);
+    if (near.length === 0) return { conflicts: [], availableUnits: asked.capacity };
+    const free = availableUnits(unitsHeldBy(near), { startMs: from, endMs: to }, asked.capacity);
+    return { conflicts: unitsFit(near, from, to, asked) ? [] : findConflicts(near, occupied), availableUnits: free };
   });
 }
 
-/** Every existing booking in the way of any occurrence, each listed once, earliest first. */
-export function seriesConflicts(bookings: readonly HeldBooking[], occurrences: readonly Occurrence[], buffers: Buffers, ignoredIds: ReadonlySet<string> = new Set()): BookingConflict[] {
-  const byId = new Map(conflictsByOccurrence(bookings, occurrences, buffers, ignoredIds).flat().map((conflict) => [conflict.bookingId, conflict]));
+/** Every existing booking in the way of an occurrence its units do not fit, each listed once, earliest first. */
+export function seriesConflicts(
+  bookings: readonly HeldBooking[],
+  occurrences: readonly Occurrence[],
+  buffers: Buffers,
+  asked: AskedUnits = oneUnit,
+  ignoredIds: ReadonlySet<string> = new Set(),
+): BookingConflict[] {
+  const byId = new Map(
+    occupancyByOccurrence(bookings, occurrences, buffers, asked, ignoredIds)
+      .flatMap((o) => o.conflicts)
+      .map((conflict) => [conflict.bookingId, conflict]),
+  );
   return [...byId.values()].sort(
     (a, b) => Temporal.Instant.compare(Temporal.Instant.from(a.startTime), Temporal.Instant.from(b.startTime)) || a.bookingId.localeCompare(b.bookingId),
   );

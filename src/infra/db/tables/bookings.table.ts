@@ -15,6 +15,8 @@ export type BookingsTable = {
   end_time: Date;
   buffer_before_minutes: number;
   buffer_after_minutes: number;
+  units: number;
+  pooled: boolean;
   status: BookingStatus;
   is_series_parent: Generated<boolean>;
   recurrence_rule: string | null;

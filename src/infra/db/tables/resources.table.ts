@@ -1,4 +1,4 @@
-import type { JSONColumnType, Selectable } from 'kysely';
+import type { Generated, JSONColumnType, Selectable } from 'kysely';
 import type { Availability, BookingPolicy } from '../../../domain/resource/resource.js';
 
 export type ResourcesTable = {
@@ -8,6 +8,9 @@ export type ResourcesTable = {
   resource_id: string;
   resource_name: string | null;
   capacity: number | null;
+  units: Generated<number>;
+  /** Whether the resource has ever had more than one unit: its bookings are then counted in the append (migration 0031). */
+  counted: Generated<boolean>;
   group_id: string | null;
   is_active: boolean;
   booking_policy: JSONColumnType<BookingPolicy, string, string>;

@@ -30,6 +30,8 @@ describe('deciding a new series', () => {
       title: 'Stand-up',
       bufferBeforeMinutes: 0,
       bufferAfterMinutes: 0,
+      units: 1,
+      pooled: false,
       status: 'confirmed' as const,
       exceptionOf: null,
       bundleId: null,

@@ -1,0 +1,111 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * Contract §21, pools: a resource holds `units` bookings of one unit at a time, and a booking takes
+ * `units` of them.
+ *
+ * The exclusion constraint cannot count, so it keeps guarding the bookings placed while their
+ * resource had one unit (`pooled` false: exactly today's rule), and skips those placed on a pool
+ * (`pooled` true, carried in the booking of every event). Those are guarded by a count in the
+ * append, as the blackout guard of migration 0019 is: before an event that places an active booking
+ * (a create or a reschedule) on a pool, or on a resource that has ever been one (`resources.counted`,
+ * so that a pool shrunk to one unit is still counted against the pooled bookings it holds), is
+ * inserted, the trigger takes the resource's pool lock (lock-keys.ts's poolLockKeyPrefix), then
+ * with a fresh snapshot sums the units of the resource's other active bookings at every instant of
+ * the new occupied range. Above the resource's `units` means the decision did not see a booking
+ * committed since (a writer outside the stream's revision check): the append fails and the command
+ * decides again, which answers 409. Two appends on one pool take turns at the lock, and the second
+ * counts the first's booking once it has committed.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    alter table resources
+      add column units integer not null default 1 check (units between 1 and 10000),
+      add column counted boolean not null default false`.execute(db);
+  for (const table of ['bookings', 'bookings_archive']) {
+    await sql`
+      alter table ${sql.table(table)}
+        add column units integer not null default 1 check (units between 1 and 10000),
+        add column pooled boolean not null default false`.execute(db);
+  }
+  await sql`alter table bookings drop constraint bookings_no_overlap`.execute(db);
+  await sql`
+    alter table bookings add constraint bookings_no_overlap exclude using gist (
+      bookable_resource_id with =,
+      booking_occupied_range(start_time, end_time, buffer_before_minutes, buffer_after_minutes) with &&
+    ) where (status in ('pending', 'confirmed') and not is_series_parent and not pooled)`.execute(db);
+  // The overlap queries of active bookings keep the index the constraint built before (all active rows).
+  await sql`
+    create index bookings_active_by_resource_range on bookings using gist (
+      bookable_resource_id, booking_occupied_range(start_time, end_time, buffer_before_minutes, buffer_after_minutes)
+    ) where (status in ('pending', 'confirmed') and not is_series_parent)`.execute(db);
+
+  await sql`
+    create function pool_peak_units(resource uuid, occupied tstzrange, except_id uuid) returns integer
+    language sql stable as $$
+      -- The most units the resource's other active bookings use at one instant of the range: at one
+      -- instant ends come before starts (ranges are half-open), so the running sum peaks exactly.
+      with held as (
+        select booking_occupied_range(b.start_time, b.end_time, b.buffer_before_minutes, b.buffer_after_minutes) as r, b.units
+        from bookings b
+        where b.bookable_resource_id = resource and b.id is distinct from except_id
+          and b.status in ('pending', 'confirmed') and not b.is_series_parent
+          and booking_occupied_range(b.start_time, b.end_time, b.buffer_before_minutes, b.buffer_after_minutes) && occupied)
+      select coalesce(max(used), 0)::integer from (
+        select sum(delta) over (order by at, delta rows unbounded preceding) as used from (
+          select greatest(lower(r), lower(occupied)) as at, units as delta from held
+          union all
+          select least(upper(r), upper(occupied)), -units from held) as points) as running
+    $$`.execute(db);
+  await sql`
+    create function hold_pool_units() returns trigger language plpgsql as $$
+    declare
+      booking jsonb := new.data -> 'booking';
+      resource uuid := (booking ->> 'bookableResourceId')::uuid;
+      asked integer := coalesce((booking ->> 'units')::integer, 1);
+      occupied tstzrange;
+      pool integer;
+    begin
+      if booking is null or (booking ->> 'isSeriesParent')::boolean or booking ->> 'status' not in ('pending', 'confirmed') then
+        return new;
+      end if;
+      if not coalesce((booking ->> 'pooled')::boolean, false) and not exists (select 1 from resources where id = resource and counted) then
+        return new;
+      end if;
+      if new.event_type = 'BookingRescheduled' and new.data ->> 'previousStartTime' = booking ->> 'startTime'
+        and new.data ->> 'previousEndTime' = booking ->> 'endTime' and coalesce((new.data ->> 'previousUnits')::integer, asked) = asked then
+        return new;
+      end if;
+      -- The key of lock-keys.ts's poolLockKey (poolLockKeyPrefix).
+      perform pg_advisory_xact_lock(hashtextextended('workspace-booking:pool:' || resource::text, 0));
+      occupied := booking_occupied_range((booking ->> 'startTime')::timestamptz, (booking ->> 'endTime')::timestamptz,
+        coalesce((booking ->> 'bufferBeforeMinutes')::integer, 0), coalesce((booking ->> 'bufferAfterMinutes')::integer, 0));
+      select units into pool from resources where id = resource;
+      if pool_peak_units(resource, occupied, (booking ->> 'id')::uuid) + asked > pool then
+        raise exception 'booking % would put more than % units of resource % in use', booking ->> 'id', pool, resource
+          using errcode = 'check_violation', constraint = 'bookings_within_pool_units';
+      end if;
+      return new;
+    end $$`.execute(db);
+  await sql`
+    create trigger events_booking_within_pool_units before insert on events
+    for each row when (new.event_type in ('BookingCreated', 'BookingRescheduled'))
+    execute function hold_pool_units()`.execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop trigger events_booking_within_pool_units on events`.execute(db);
+  await sql`drop function hold_pool_units()`.execute(db);
+  await sql`drop function pool_peak_units(uuid, tstzrange, uuid)`.execute(db);
+  await sql`drop index bookings_active_by_resource_range`.execute(db);
+  await sql`alter table bookings drop constraint bookings_no_overlap`.execute(db);
+  await sql`
+    alter table bookings add constraint bookings_no_overlap exclude using gist (
+      bookable_resource_id with =,
+      booking_occupied_range(start_time, end_time, buffer_before_minutes, buffer_after_minutes) with &&
+    ) where (status in ('pending', 'confirmed') and not is_series_parent)`.execute(db);
+  for (const table of ['bookings', 'bookings_archive']) {
+    await sql`alter table ${sql.table(table)} drop column units, drop column pooled`.execute(db);
+  }
+  await sql`alter table resources drop column units, drop column counted`.execute(db);
+}
