@@ -6,6 +6,7 @@ import type { CreateSeries } from '../../domain/booking/series/decide-create-ser
 import { assertRecurrenceRule, clientTimeZone } from '../../domain/booking/series/series-pattern.js';
 import { DomainError, invalidRequest } from '../../domain/domain-error.js';
 import type { ResourceType } from '../../domain/resource/resource.js';
+import { checkUnits } from '../../domain/resource/resource-units.js';
 import type { FreeResourcesQuery } from '../../projections/resource/search-free-resources.js';
 import { answerZone } from './schedule-query.js';
 
@@ -13,6 +14,7 @@ const maxWindowHours = 168;
 
 type RawQuery = Partial<Record<'from' | 'to' | 'tz' | 'resourceType' | 'zoneId' | 'groupId' | 'workspace' | 'recurrenceRule' | 'timeZone', string>> & {
   minCapacity?: string | number;
+  units?: string | number;
   includePartial?: string | boolean;
   limit?: string | number;
 };
@@ -63,6 +65,7 @@ export function parseFreeResourcesQuery(raw: RawQuery, actor: Principal): FreeRe
         endTime,
         recurrenceRule: raw.recurrenceRule,
         timeZone: raw.timeZone === undefined ? undefined : clientTimeZone(raw.timeZone),
+        units: raw.units === undefined ? undefined : checkUnits(Number(raw.units), '/query/units'),
       };
       series = { command, includePartial: raw.includePartial === true || raw.includePartial === 'true' };
     } catch (error) {
@@ -80,6 +83,7 @@ export function parseFreeResourcesQuery(raw: RawQuery, actor: Principal): FreeRe
     zoneId: raw.zoneId,
     groupId: raw.groupId,
     limit: raw.limit === undefined ? 20 : Number(raw.limit),
+    units: raw.units === undefined ? 1 : checkUnits(Number(raw.units), '/query/units'),
     series,
   };
 }

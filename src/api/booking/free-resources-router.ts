@@ -21,7 +21,7 @@ export function freeResourcesRouter(services: Services): Router {
       throw asQueryFault(error);
     });
     const listed = [
-      ...found.free.map(resourceJson),
+      ...found.free.map(({ resource, availableUnits }) => ({ ...resourceJson(resource), availableUnits })),
       ...found.partlyFree.map(({ resource, unavailableOccurrences }) => ({
         ...resourceJson(resource),
         unavailableOccurrences: unavailableOccurrences.map((o) => ({ startTime: time(o.startTime), endTime: time(o.endTime), reason: o.reason })),

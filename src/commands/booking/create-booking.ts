@@ -7,6 +7,7 @@ import { namedBookerId } from '../../domain/booking/booker.js';
 import { workspaceScope } from '../../domain/access/workspace-scope.js';
 import { decideCreateBooking, type ApproverDelegations, type CreateBooking, type CreateBookingState } from '../../domain/booking/decide-create-booking.js';
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
+import { checkUnits } from '../../domain/resource/resource-units.js';
 import { findBookingCreateState } from '../../projections/booking/booking-queries.js';
 import { findRegisteredResourceId, type FoundRegistration } from '../../projections/resource/find-registered-resource-id.js';
 import type { Executor } from '../../infra/db/database.js';
@@ -29,6 +30,8 @@ export type CreateBookingInput = {
   bookerProfileId?: string;
   /** LV1 only: book in this workspace instead of the token's. */
   workspace?: string;
+  /** Units of the resource (contract §21); one when absent. */
+  units?: number;
 };
 
 /** The fingerprint of the booker's usage the decision saw, when a quota applies (null: none applies). */
@@ -97,6 +100,7 @@ export async function createBooking(ctx: CommandContext, actor: Principal, input
     endTime: parseClientInstant(input.endTime, '/body/endTime'),
     bookerEmail: input.bookerEmail,
     bookerProfileId: input.bookerProfileId,
+    units: input.units === undefined ? undefined : checkUnits(input.units, '/body/units'),
   };
   const key = { workspace: workspaceScope(actor, input.workspace, '/body/workspace'), resourceType: input.resourceType, resourceId: input.resourceId };
   const booked = await book(ctx, actor, command, await findRegisteredResourceId(ctx.db, key), key.workspace);

@@ -4,6 +4,7 @@ import { instantOf, parseClientInstant } from '../../domain/booking/booking-time
 import { decideRescheduleBooking, type RescheduleBooking, type RescheduleBookingState } from '../../domain/booking/decide-reschedule-booking.js';
 import { occupiedRangesOf } from '../../domain/booking/occupied-range.js';
 import { notFound } from '../../domain/domain-error.js';
+import { checkUnits } from '../../domain/resource/resource-units.js';
 import { findBlackoutsOverlapping } from '../../projections/blackout/blackout-queries.js';
 import { findActiveOverlapping } from '../../projections/booking/booking-queries.js';
 import type { BookingMoveState } from '../../domain/booking/booking-move-state.js';
@@ -15,12 +16,12 @@ import { quotaGuardOfBooking } from './quota-guard-of-booking.js';
 import { quotaOrOverlapMeansRetry } from './quota-hold.js';
 import { findQuotaUsages } from '../../projections/quota/quota-queries.js';
 
-export type RescheduleBookingInput = { startTime?: string; endTime?: string; title?: string };
+export type RescheduleBookingInput = { startTime?: string; endTime?: string; title?: string; units?: number };
 
 /** What a reschedule decides on, given the booking and its resource: the bookings in the way of the new times, the booker's quota usage, the blackouts. */
 export function findRescheduleState(command: RescheduleBooking) {
   return async (db: Executor, { booking, resource }: BookingMoveState): Promise<RescheduleBookingState> => {
-    if (!booking || (command.startTime === undefined && command.endTime === undefined)) return { booking, resource, overlapping: [], blackouts: [] };
+    if (!booking || (command.startTime === undefined && command.endTime === undefined && command.units === undefined)) return { booking, resource, overlapping: [], blackouts: [] };
     const start = command.startTime ?? instantOf(booking.startTime);
     const end = command.endTime ?? instantOf(booking.endTime);
     // The new times occupy with the buffers in force, as the decision will.
@@ -45,6 +46,7 @@ export async function rescheduleBooking(ctx: CommandContext, actor: Principal, i
     startTime: input.startTime === undefined ? undefined : parseClientInstant(input.startTime, '/body/startTime'),
     endTime: input.endTime === undefined ? undefined : parseClientInstant(input.endTime, '/body/endTime'),
     title: input.title,
+    units: input.units === undefined ? undefined : checkUnits(input.units, '/body/units'),
   };
   const booking = await handleBookingMove<RescheduleBookingState & WithWaiters>(
     ctx,

@@ -19,6 +19,8 @@ export type CreateBooking = {
   bookerProfileId?: string;
   /** The bundle the booking is created in (contract §22). */
   bundleId?: string;
+  /** Units of the resource it takes (contract §21); one when absent. */
+  units?: number;
 };
 
 /** The delegations given by the resource's approvers, for the `approvers` a pending booking's event names. */
@@ -42,6 +44,7 @@ export function decideCreateBooking(command: CreateBooking, state: CreateBooking
     endTime: command.endTime,
     now,
     bundleId: command.bundleId ?? null,
+    units: command.units ?? 1,
   });
   return bookingCreated(booking, actor.sub, resource, state.delegations ?? [], now);
 }

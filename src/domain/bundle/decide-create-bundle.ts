@@ -4,6 +4,7 @@ import type { BookingCreated } from '../booking/booking-events.js';
 import { createRefusal, type CreateBookingState } from '../booking/create-refusal.js';
 import { decideCreateBooking, type CreateBooking } from '../booking/decide-create-booking.js';
 import { invalidRequest } from '../domain-error.js';
+import { checkUnits } from '../resource/resource-units.js';
 import { quotaMatches } from '../quota/quota.js';
 import { amountOf } from '../quota/quota-usage.js';
 import { bundleRefusal } from './bundle-refusal.js';
@@ -26,6 +27,7 @@ export function assertBundleItems(items: readonly BundleItem[]): void {
   items.forEach((item, i) => {
     const key = `${item.resourceType}|${item.resourceId}`;
     if (seen.has(key)) throw invalidRequest('a bundle books each resource once', `/body/items/${i}`);
+    if (item.units !== undefined) checkUnits(item.units, `/body/items/${i}/units`);
     seen.add(key);
   });
 }
@@ -51,7 +53,7 @@ function withEarlierItems(command: CreateBundle, states: readonly CreateBookingS
 export function decideCreateBundle(command: CreateBundle, states: readonly CreateBookingState[], actor: Principal, now: Temporal.Instant): BookingCreated[] {
   assertBundleItems(command.items);
   const judged = states.map((_, i) => withEarlierItems(command, states, i));
-  const refusal = bundleRefusal(judged.map((state) => createRefusal(command, state, actor, now)));
+  const refusal = bundleRefusal(judged.map((state, i) => createRefusal({ ...command, units: command.items[i]!.units }, state, actor, now)));
   if (refusal) throw refusal;
-  return judged.map((state, i) => decideCreateBooking({ ...command, id: command.bookingIds[i]!, bundleId: command.id }, state, actor, now));
+  return judged.map((state, i) => decideCreateBooking({ ...command, id: command.bookingIds[i]!, bundleId: command.id, units: command.items[i]!.units }, state, actor, now));
 }

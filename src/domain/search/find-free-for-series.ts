@@ -11,10 +11,11 @@ import type { Occurrence } from '../recurrence/index.js';
 import type { QuotaLedger } from '../quota/quota-refusal.js';
 import type { Resource } from '../resource/resource.js';
 import { compareCandidates, type FreeResourceCandidate } from './free-resource-candidate.js';
+import { listedResource, type ListedResource } from './listed-resource.js';
 
 export type UnavailableOccurrence = { startTime: Temporal.Instant; endTime: Temporal.Instant; reason: string };
 export type PartlyFree = { resource: Resource; unavailableOccurrences: UnavailableOccurrence[] };
-export type FreeForSeries = { free: Resource[]; partlyFree: PartlyFree[] };
+export type FreeForSeries = { free: ListedResource[]; partlyFree: PartlyFree[] };
 
 /** The name a refusal is told by: the policy's own name, `conflict`, else its code. */
 export const refusalReason = (refusal: DomainError): string =>
@@ -100,7 +101,7 @@ export function findFreeForSeries(
   assertSeriesRequest(command, now);
   const decider = searchingAs(actor);
   const decision: SeriesDecisionOptions = { occurrencesOf: rememberedExpansions(), policyRefusal: options.policyRefusal };
-  const free: Resource[] = [];
+  const free: ListedResource[] = [];
   const partlyFree: PartlyFree[] = [];
   for (const candidate of [...candidates].sort((a, b) => compareCandidates(a.resource, b.resource))) {
     const state: CreateSeriesState = {
@@ -120,7 +121,7 @@ export function findFreeForSeries(
     if (!anyOccurrenceTaken(candidate, occurrences, command.units)) {
       try {
         checkSeriesCreate(command, state, decider, now, decision);
-        free.push(candidate.resource);
+        free.push(listedResource(candidate, occurrences));
         continue;
       } catch (error) {
         rethrowRequestFault(error);

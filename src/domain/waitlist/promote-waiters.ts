@@ -61,7 +61,7 @@ export function promoteWaiters(freeing: readonly BookingEvent[], waiters: readon
       overlapping: [...state.overlapping.filter((held) => !moved.has(held.id)), ...[...moved.values()].filter(holdsSlot), ...promoted],
       activeBookingsOfBooker: state.activeBookingsOfBooker + promoted.filter((booking) => booking.bookerProfileId === entry.bookerProfileId).length,
     };
-    const command = { id: newId(), title: entry.title, startTime: Temporal.Instant.from(entry.startTime), endTime: Temporal.Instant.from(entry.endTime), bookerProfileId: entry.bookerProfileId, bookerEmail: entry.bookerEmail };
+    const command = { id: newId(), title: entry.title, startTime: Temporal.Instant.from(entry.startTime), endTime: Temporal.Instant.from(entry.endTime), bookerProfileId: entry.bookerProfileId, bookerEmail: entry.bookerEmail, units: entry.units };
     const refusal = createRefusal(command, after, bookerOf(entry), now);
     if (refusal?.code === 'booking_conflict') continue;
     if (refusal) {

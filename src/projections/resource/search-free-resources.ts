@@ -8,14 +8,14 @@ import { findFreeForSeries, type PartlyFree } from '../../domain/search/find-fre
 import { findFreeResources, policyVerdictsOf, type FreeSearch } from '../../domain/search/find-free-resources.js';
 import type { FreeResourceCandidate } from '../../domain/search/free-resource-candidate.js';
 import { suggestWindows, type Suggestion } from '../../domain/search/suggest-windows.js';
-import type { Resource } from '../../domain/resource/resource.js';
+import type { ListedResource } from '../../domain/search/listed-resource.js';
 import { emptyQuotaLedger } from '../../domain/quota/quota-refusal.js';
 import type { Executor } from '../../infra/db/database.js';
 import { findBlackoutsOverlapping, findBlackoutsOverlappingAny } from '../blackout/blackout-queries.js';
 import { findQuotaLedger, findQuotaUsages } from '../quota/quota-queries.js';
 import { findHeldInWindows, findMatchingResources, type FreeResourceFilter, type Window } from './free-resource-candidates.js';
 
-export type FreeResourcesAnswer = { free: Resource[]; partlyFree: PartlyFree[]; suggestions: Suggestion[] | null };
+export type FreeResourcesAnswer = { free: ListedResource[]; partlyFree: PartlyFree[]; suggestions: Suggestion[] | null };
 
 export type FreeResourcesQuery = FreeResourceFilter & {
   startTime: Temporal.Instant;
@@ -23,6 +23,8 @@ export type FreeResourcesQuery = FreeResourceFilter & {
   /** The zone of the answer's calendar day (suggestions stay on from's day in it). */
   timeZone: string;
   limit: number;
+  /** The units a create would take (contract §21). */
+  units: number;
   /** A series: the bulk create's command, its first occurrence at startTime. */
   series?: { command: CreateSeries; includePartial: boolean };
 };
@@ -83,7 +85,7 @@ export async function searchFreeResources(db: Executor, actor: Principal, query:
     isGuest(actor) ? [] : findQuotaUsages(db, query.workspace, actor.sub, query.startTime),
     findBlackoutsOverlapping(db, query.workspace, dayWindow.start, dayWindow.end),
   ]);
-  const search: FreeSearch = { startTime: query.startTime, endTime: query.endTime, actor, now, quotas, blackouts };
+  const search: FreeSearch = { startTime: query.startTime, endTime: query.endTime, actor, now, quotas, blackouts, units: query.units };
   const policyRefusal = policyVerdictsOf(candidates);
   const { free, taken } = findFreeResources(candidates, search, policyRefusal);
   if (free.length >= query.limit || taken.length === 0) return { free, partlyFree: [], suggestions: free.length >= query.limit ? null : [] };

@@ -152,7 +152,7 @@ describe('the free search gives the create\'s verdict on every resource (propert
         const candidates = candidatesOf(resources, bookings, caller, start.epochMilliseconds, end.epochMilliseconds);
         const { free, taken } = findFreeResources(candidates, { startTime: start, endTime: end, actor: caller, now, quotas: [], blackouts: [] });
         const expected = resources.filter((r, i) => createAccepts(r, bookings[i]!, caller, start, end)).map((r) => r.id);
-        expect(free.map((r) => r.id).sort()).to.deep.equal([...expected].sort());
+        expect(free.map((r) => r.resource.id).sort()).to.deep.equal([...expected].sort());
         expect(free.length + taken.length).to.equal(resources.length);
       }),
       { numRuns: 400 },
@@ -171,7 +171,7 @@ describe('the free search gives the create\'s verdict on every resource (propert
         expect(suggestions.length).to.be.at.most(5);
         for (const s of suggestions) {
           const i = resources.findIndex((r) => r.id === s.resource.id);
-          expect(free.map((r) => r.id)).to.not.include(s.resource.id);
+          expect(free.map((r) => r.resource.id)).to.not.include(s.resource.id);
           expect(createAccepts(resources[i]!, bookings[i]!, caller, s.startTime, s.endTime)).to.equal(true);
           expect(s.startTime.toZonedDateTimeISO(tz).toPlainDate().equals(start.toZonedDateTimeISO(tz).toPlainDate())).to.equal(true);
           expect(Math.abs(s.startTime.epochMilliseconds - start.epochMilliseconds) % (15 * minute)).to.equal(0);
@@ -222,7 +222,7 @@ describe('the free search gives the create\'s verdict on every resource (propert
             throw error;
           }
         });
-        expect(found.free.map((r) => r.id).sort()).to.deep.equal(accepted.map((r) => r.id).sort());
+        expect(found.free.map((r) => r.resource.id).sort()).to.deep.equal(accepted.map((r) => r.id).sort());
         for (const partly of found.partlyFree) expect(accepted.map((r) => r.id)).to.not.include(partly.resource.id);
         if (guest) return;
         // The partial list against the dry run (contract §6: occurrences count towards maxBookingsPerUser

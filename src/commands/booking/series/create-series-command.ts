@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseClientInstant } from '../../../domain/booking/booking-time.js';
 import type { CreateSeries } from '../../../domain/booking/series/decide-create-series.js';
 import type { ResourceType } from '../../../domain/resource/resource.js';
+import { checkUnits } from '../../../domain/resource/resource-units.js';
 
 export type CreateSeriesInput = {
   resourceType: ResourceType;
@@ -17,6 +18,8 @@ export type CreateSeriesInput = {
   bookerProfileId?: string;
   /** LV1 only: book in this workspace instead of the token's. */
   workspace?: string;
+  /** Units of the resource each occurrence takes (contract §21). */
+  units?: number;
 };
 
 /** The request body as the decision takes it (400 for a time without offset). */
@@ -32,5 +35,6 @@ export function createSeriesCommand(input: CreateSeriesInput): CreateSeries {
     exdates: (input.exdates ?? []).map((text, i) => parseClientInstant(text, `/body/exdates/${i}`)),
     bookerEmail: input.bookerEmail,
     bookerProfileId: input.bookerProfileId,
+    units: input.units === undefined ? undefined : checkUnits(input.units, '/body/units'),
   };
 }
