@@ -25,6 +25,7 @@ describe('rescheduling a booking', () => {
           at: '2027-01-04T08:00:00Z',
           previousStartTime: '2027-01-05T09:00:00Z',
           previousEndTime: '2027-01-05T10:00:00Z',
+          previousUnits: 1,
         },
       });
   });

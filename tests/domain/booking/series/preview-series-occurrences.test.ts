@@ -27,16 +27,17 @@ describe('previewing a series', () => {
       now,
     );
     expect(preview).to.deep.equal([
-      { startTime: '2027-01-11T09:00:00Z', endTime: '2027-01-11T09:30:00Z', conflicts: [], violations: [] },
+      { startTime: '2027-01-11T09:00:00Z', endTime: '2027-01-11T09:30:00Z', conflicts: [], availableUnits: 1, violations: [] },
       {
         startTime: '2027-01-18T09:00:00Z',
         endTime: '2027-01-18T09:30:00Z',
         conflicts: [{ bookingId: inTheWay.id, startTime: '2027-01-18T09:20:00Z', endTime: '2027-01-18T10:00:00Z' }],
+        availableUnits: 0,
         violations: [],
       },
-      { startTime: '2027-01-25T09:00:00Z', endTime: '2027-01-25T09:30:00Z', conflicts: [], violations: [] },
-      { startTime: '2027-02-01T09:00:00Z', endTime: '2027-02-01T09:30:00Z', conflicts: [], violations: ['maxBookingsPerUser'] },
-      { startTime: '2027-02-08T09:00:00Z', endTime: '2027-02-08T09:30:00Z', conflicts: [], violations: ['maxAdvanceDays', 'maxBookingsPerUser'] },
+      { startTime: '2027-01-25T09:00:00Z', endTime: '2027-01-25T09:30:00Z', conflicts: [], availableUnits: 1, violations: [] },
+      { startTime: '2027-02-01T09:00:00Z', endTime: '2027-02-01T09:30:00Z', conflicts: [], availableUnits: 1, violations: ['maxBookingsPerUser'] },
+      { startTime: '2027-02-08T09:00:00Z', endTime: '2027-02-08T09:30:00Z', conflicts: [], availableUnits: 1, violations: ['maxAdvanceDays', 'maxBookingsPerUser'] },
     ]);
   });
 
