@@ -23,6 +23,9 @@ export type EventEnvelope = {
 /** A delegate's decision names the approver it acted for (contract §24). */
 const onBehalfOf = (event: { data: { onBehalfOf?: string } }) => (event.data.onBehalfOf ? { onBehalfOf: event.data.onBehalfOf } : {});
 
+/** A reschedule's units before it, where the event tells them (those written before pools, and series changes, do not). */
+const previousUnitsOf = (data: { previousUnits?: number }) => (data.previousUnits === undefined ? {} : { previousUnits: data.previousUnits });
+
 function extrasOf(event: BookingEvent): Record<string, unknown> {
   const { booking } = event.data;
   switch (event.type) {
@@ -31,7 +34,7 @@ function extrasOf(event: BookingEvent): Record<string, unknown> {
     case 'BookingConfirmed':
       return { confirmedBy: booking.confirmedBy, confirmedAt: booking.confirmedAt, ...onBehalfOf(event) };
     case 'BookingRescheduled':
-      return { previousStartTime: event.data.previousStartTime, previousEndTime: event.data.previousEndTime };
+      return { previousStartTime: event.data.previousStartTime, previousEndTime: event.data.previousEndTime, ...previousUnitsOf(event.data) };
     case 'BookingCancelled':
       return { cancelledBy: booking.cancelledBy, cancelledAt: booking.cancelledAt, reason: booking.reason, ...onBehalfOf(event) };
     case 'BookingCheckedIn':
@@ -75,6 +78,8 @@ function bookingEventBody(event: { type: string; data: Record<string, unknown> }
       recurrenceParentId: booking.recurrenceParentId,
       // Events written before bundles carry none: the booking is in none.
       bundleId: booking.bundleId,
+      // Events written before pools carry none: the booking took one unit (contract §21).
+      units: booking.units,
       ...extrasOf(event),
     },
   };

@@ -12,7 +12,8 @@ const dateOf = (instant: { epochMilliseconds: number }) => new Date(instant.epoc
 /**
  * A feed as RFC 5545 text, written by ical-generator (escaping, UTC times, lines folded at 75
  * octets, CRLF). No METHOD: a published feed, not a scheduling message; no time zone: every time
- * is UTC. The text is a function of its arguments only, so equal feeds are equal bytes.
+ * is UTC. Each VEVENT names the units its booking takes (contract §21) in X-WORKSPACE-BOOKING-UNITS.
+ * The text is a function of its arguments only, so equal feeds are equal bytes.
  */
 export function calendarText(name: string, entries: readonly CalendarEntry[]): string {
   const calendar = ical({ name, prodId: { company: 'workspace-booking', product: 'calendar-feed', language: 'EN' } });
@@ -27,6 +28,7 @@ export function calendarText(name: string, entries: readonly CalendarEntry[]): s
       sequence: entry.sequence,
       lastModified: dateOf(entry.lastModified),
       location: entry.location,
+      x: [['X-WORKSPACE-BOOKING-UNITS', String(entry.units)]],
     });
   }
   // ical-generator leaves the last line without its CRLF; RFC 5545 ends every content line with one.

@@ -5,11 +5,13 @@ import type { Temporal } from 'temporal-polyfill';
 import { canSeeWorkspace, isAdmin, isSystemAdmin, type Principal } from '../../domain/access/principal.js';
 import { canSeeBooking } from '../../domain/booking/booking-access.js';
 import type { BookingStatus } from '../../domain/booking/booking.js';
-import { utcText } from '../../domain/booking/booking-time.js';
+import { utcText, utcTextOfEpochMs } from '../../domain/booking/booking-time.js';
+import { usageRuns } from '../../domain/booking/unit-use.js';
 import { notFound } from '../../domain/domain-error.js';
 import { boundedCache } from '../../infra/cache/bounded-cache.js';
 import type { Database, Executor } from '../../infra/db/database.js';
 import { findScheduledBookings } from '../../projections/booking/booking-queries.js';
+import { findResourceWithBusyTimes } from '../../projections/booking/busy-times.js';
 import { findScheduleHead, renderScheduleBookings, type ScheduleSelection, type ScheduleView } from '../../projections/booking/schedule-json.js';
 import { anonymousBookingJson, bookingJson, timeJson } from './booking-json.js';
 import { sqlWritesZone } from './zone-agreement.js';
@@ -90,16 +92,31 @@ async function scheduleBookingsInNode(db: Executor, reader: Principal, query: Sc
   return JSON.stringify(bookings.map((b) => (canSeeBooking(reader, b) ? bookingJson(b, timeZone) : anonymousBookingJson(b, timeZone))));
 }
 
-/** The answer's bytes, its records rendered by PostgreSQL where its zone rules agree with Node's. */
-async function render({ db, primary }: ScheduleSources, reader: Principal, query: ScheduleSelection): Promise<Buffer> {
+/** A pool's `usage` member (contract §21): the runs of constant use inside the range, in the answer's zone. */
+async function usageMember(db: Executor, query: ScheduleSelection): Promise<string> {
   const { bookableResourceId, from, to, timeZone } = query;
-  const bookings =
+  const found = await findResourceWithBusyTimes(db, bookableResourceId, from, to);
+  const runs = found ? usageRuns(found.busy, from.epochMilliseconds, to.epochMilliseconds) : [];
+  const usage = runs.map((run) => ({
+    startTime: timeJson(utcTextOfEpochMs(run.startMs), timeZone),
+    endTime: timeJson(utcTextOfEpochMs(run.endMs), timeZone),
+    usedUnits: run.units,
+  }));
+  return `,"usage":${JSON.stringify(usage)}`;
+}
+
+/** The answer's bytes, its records rendered by PostgreSQL where its zone rules agree with Node's; a pool's with its usage. */
+async function render({ db, primary }: ScheduleSources, reader: Principal, query: ScheduleSelection, units: number): Promise<Buffer> {
+  const { bookableResourceId, from, to, timeZone } = query;
+  const [bookings, usage] = await Promise.all([
     timeZone === undefined || sqlWritesZone(primary, timeZone)
-      ? await renderScheduleBookings(db, query, records)
-      : [Buffer.from(await scheduleBookingsInNode(db, reader, query))];
+      ? renderScheduleBookings(db, query, records)
+      : scheduleBookingsInNode(db, reader, query).then((text) => [Buffer.from(text)]),
+    units > 1 ? usageMember(db, query) : '',
+  ]);
   const opening = `{"resourceId":${JSON.stringify(bookableResourceId)},"from":${JSON.stringify(instantJson(from, timeZone))},"to":${JSON.stringify(instantJson(to, timeZone))},"timeZone":${JSON.stringify(timeZone ?? 'UTC')},"bookings":`;
   // Kept as bytes (one copy of the parts): a cache hit sends them without encoding 2 MB of text again.
-  return Buffer.concat([Buffer.from(opening), ...bookings, closingBrace]);
+  return Buffer.concat([Buffer.from(opening), ...bookings, Buffer.from(usage), closingBrace]);
 }
 
 /**
@@ -127,7 +144,7 @@ export async function readSchedule(sources: ScheduleSources, request: ScheduleRe
   const renderKey = `${tags.plain}|${key}`;
   let rendering = renderings.get(renderKey);
   if (!rendering) {
-    rendering = render(sources, reader, { bookableResourceId, from, to, statuses, timeZone, view })
+    rendering = render(sources, reader, { bookableResourceId, from, to, statuses, timeZone, view }, head.units)
       .then((body) => {
         answers.set(key, { revision: head.revision, body });
         return body;

@@ -48,3 +48,32 @@ export function unitsRefusal(resource: Resource, units: number): DomainError | n
 
 /** A booking placed anew (new times or units) on `resource` is pooled once either it or the resource is: pooled for good. */
 export const pooledWhenPlaced = (booking: { pooled: boolean }, resource: Resource): boolean => booking.pooled || resource.units > 1;
+
+/** A stretch of constant use of a pool. */
+export type UsageRun = UnitsHeld;
+
+/**
+ * Contract §21, a pool's schedule: the maximal runs of constant use inside [fromMs, toMs), with
+ * some units in use, in time order. Use follows the occupied ranges (buffers included).
+ */
+export function usageRuns(held: readonly UnitsHeld[], fromMs: number, toMs: number): UsageRun[] {
+  const deltas = new Map<number, number>();
+  for (const h of held) {
+    if (h.startMs >= toMs || h.endMs <= fromMs) continue;
+    const start = Math.max(h.startMs, fromMs);
+    const end = Math.min(h.endMs, toMs);
+    deltas.set(start, (deltas.get(start) ?? 0) + h.units);
+    deltas.set(end, (deltas.get(end) ?? 0) - h.units);
+  }
+  const runs: UsageRun[] = [];
+  let used = 0;
+  let since = fromMs;
+  for (const at of [...deltas.keys()].sort((a, b) => a - b)) {
+    const next = used + deltas.get(at)!;
+    if (next === used) continue;
+    if (used > 0 && at > since) runs.push({ startMs: since, endMs: at, units: used });
+    used = next;
+    since = at;
+  }
+  return runs;
+}

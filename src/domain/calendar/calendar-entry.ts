@@ -19,6 +19,8 @@ export type CalendarEntry = {
   status: CalendarStatus;
   sequence: number;
   location: string;
+  /** The units of the resource it takes (contract §21), written as X-WORKSPACE-BOOKING-UNITS. */
+  units: number;
 };
 
 /** What §2's privacy shows of another user's booking to LV4/LV5. */
@@ -51,5 +53,6 @@ export function calendarEntryOf(booking: Booking, location: string, viewer: Prin
     status: statusOf[booking.status],
     sequence: sequenceOf(booking),
     location,
+    units: booking.units,
   };
 }

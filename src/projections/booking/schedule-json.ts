@@ -71,6 +71,7 @@ function bookingRecordJson(zoned: boolean): string {
     ['endTime', quotedTime('b.end_time', zoned)],
     ['bufferBeforeMinutes', value('b.buffer_before_minutes')],
     ['bufferAfterMinutes', value('b.buffer_after_minutes')],
+    ['units', value('b.units')],
     ['status', value('b.status')],
     ['isSeriesParent', value('b.is_series_parent')],
     ['recurrenceRule', value('b.recurrence_rule')],
@@ -232,15 +233,15 @@ export async function renderTimesInSql(db: Database, epochMs: readonly number[],
 }
 
 const scheduleHead = compileOnce(sql`
-  select r.id, r.workspace, s.stream_revision
+  select r.id, r.workspace, r.units, s.stream_revision
   from resources r left join streams s on s.stream_id = ${holesOf().streamId}
   where r.id = ${holesOf().id} and r.deleted_at is null`);
 
-/** A live resource's id, workspace and the last revision of its stream (null: not found or removed). */
-export async function findScheduleHead(db: Executor, bookableResourceId: string): Promise<{ id: string; workspace: string; revision: number } | null> {
-  const { rows } = await db.executeQuery<{ id: string; workspace: string; stream_revision: number | null }>(
+/** A live resource's id, workspace, units and the last revision of its stream (null: not found or removed). */
+export async function findScheduleHead(db: Executor, bookableResourceId: string): Promise<{ id: string; workspace: string; units: number; revision: number } | null> {
+  const { rows } = await db.executeQuery<{ id: string; workspace: string; units: number; stream_revision: number | null }>(
     scheduleHead.fill({ id: bookableResourceId, streamId: resourceStreamId(bookableResourceId.toLowerCase()) }),
   );
   const row = rows[0];
-  return row ? { id: row.id, workspace: row.workspace, revision: Number(row.stream_revision ?? -1) } : null;
+  return row ? { id: row.id, workspace: row.workspace, units: row.units, revision: Number(row.stream_revision ?? -1) } : null;
 }
