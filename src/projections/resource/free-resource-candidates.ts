@@ -72,7 +72,7 @@ async function readResources(db: Executor, ids: readonly string[]): Promise<Map<
   const read = new Map<string, ResourceAtRevision>();
   if (ids.length === 0) return read;
   const { rows } = await sql<ResourceTextRow>`
-    select r.id, r.workspace, r.resource_type, r.resource_id, r.resource_name, r.capacity, r.group_id, r.is_active, r.deleted_at, r.stream_revision,
+    select r.id, r.workspace, r.resource_type, r.resource_id, r.resource_name, r.capacity, r.units, r.group_id, r.is_active, r.deleted_at, r.stream_revision,
       r.booking_policy::text as booking_policy, r.availability::text as availability,
       ${utcTextOf('r.created_at')} as created_at, ${utcTextOf('r.updated_at')} as updated_at, ${policyKeyOf} as policy_key
     from resources r where r.id = any(${[...ids]}::uuid[])`.execute(db);

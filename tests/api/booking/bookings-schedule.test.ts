@@ -156,7 +156,7 @@ describe('schedule and free slots over HTTP', function () {
     const res = await slots(empty, 'date=2027-03-28');
     expect(res.body).to.include({ timeZone: 'UTC', slotMinutes: 30 });
     expect(res.body.slots).to.have.length(48);
-    expect(res.body.slots[0]).to.deep.equal({ startTime: '2027-03-28T00:00:00Z', endTime: '2027-03-28T00:30:00Z' });
+    expect(res.body.slots[0]).to.deep.equal({ startTime: '2027-03-28T00:00:00Z', endTime: '2027-03-28T00:30:00Z', availableUnits: 1 });
     setClock(server, '2027-03-28T10:10:00Z');
     const later = await slots(empty, 'date=2027-03-28');
     expect(later.body.slots[0].startTime).to.equal('2027-03-28T10:30:00Z');

@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { bookingBody, registerZone, setClock } from './booking-api.js';
 
 const bookingFields = [
-  'id', 'bookableResourceId', 'isSeriesParent', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'createdBy', 'title', 'startTime', 'endTime', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'status',
+  'id', 'bookableResourceId', 'isSeriesParent', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'createdBy', 'title', 'startTime', 'endTime', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'units', 'status',
   'recurrenceRule', 'recurrenceParentId', 'exceptionOf', 'bundleId', 'confirmedBy', 'confirmedAt', 'cancelledBy', 'cancelledAt', 'reason',
   'checkedInAt', 'checkedOutAt', 'createdAt', 'updatedAt', 'archivedAt',
 ];

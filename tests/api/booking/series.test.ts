@@ -268,16 +268,17 @@ describe('recurring series over HTTP', function () {
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       expect(res.body).to.deep.equal({
         occurrences: [
-          { startTime: '2027-01-11T09:00:00Z', endTime: '2027-01-11T09:30:00Z', conflicts: [], violations: [] },
+          { startTime: '2027-01-11T09:00:00Z', endTime: '2027-01-11T09:30:00Z', conflicts: [], availableUnits: 1, violations: [] },
           {
             startTime: '2027-01-18T09:00:00Z',
             endTime: '2027-01-18T09:30:00Z',
             conflicts: [{ bookingId: single.body.id, startTime: '2027-01-18T09:00:00Z', endTime: '2027-01-18T09:10:00Z' }],
+            availableUnits: 0,
             violations: [],
           },
-          { startTime: '2027-01-25T09:00:00Z', endTime: '2027-01-25T09:30:00Z', conflicts: [], violations: [] },
-          { startTime: '2027-02-01T09:00:00Z', endTime: '2027-02-01T09:30:00Z', conflicts: [], violations: [] },
-          { startTime: '2027-02-08T09:00:00Z', endTime: '2027-02-08T09:30:00Z', conflicts: [], violations: ['maxAdvanceDays'] },
+          { startTime: '2027-01-25T09:00:00Z', endTime: '2027-01-25T09:30:00Z', conflicts: [], availableUnits: 1, violations: [] },
+          { startTime: '2027-02-01T09:00:00Z', endTime: '2027-02-01T09:30:00Z', conflicts: [], availableUnits: 1, violations: [] },
+          { startTime: '2027-02-08T09:00:00Z', endTime: '2027-02-08T09:30:00Z', conflicts: [], availableUnits: 1, violations: ['maxAdvanceDays'] },
         ],
       });
       expect(await storedEvents(id)).to.deep.equal(before);

@@ -41,8 +41,11 @@ describe('waitlists over HTTP (contract §23)', function () {
     const first = await join(alice, bookingBody(zoneId, nine, ten));
     expect(first.status, JSON.stringify(first.body)).to.equal(201);
     expect(first.body).to.include({ status: 'waiting', position: 1, units: 1, bookerProfileId: 'alice', createdBy: 'alice', startTime: nine, endTime: ten, title: 'Sync', bookingId: null });
-    const second = await join(bob, bookingBody(zoneId, '2027-01-05T09:30:00Z', ten, { units: 2 }));
-    expect(second.body).to.include({ status: 'waiting', position: 2, units: 2 });
+    const tooMany = await join(bob, bookingBody(zoneId, '2027-01-05T09:30:00Z', ten, { units: 2 }));
+    expect(tooMany.status).to.equal(422);
+    expect(tooMany.body).to.include({ policy: 'units' });
+    const second = await join(bob, bookingBody(zoneId, '2027-01-05T09:30:00Z', ten));
+    expect(second.body).to.include({ status: 'waiting', position: 2, units: 1 });
     const read = await server.request('GET', `/booking/v1/waitlist/${second.body.id}`, { token: bob });
     expect(read.status).to.equal(200);
     expect(read.body).to.deep.equal(second.body);
