@@ -83,7 +83,7 @@ async function seed(db: Database, workspace: string, today: Temporal.PlainDate):
       await db.insertInto('bookings').values(batch.map(bookingToRow)).execute();
       await db
         .insertInto('utilization_bookings')
-        .values(batch.map((b) => ({ booking_id: b.id, bookable_resource_id: id, start_time: new Date(b.startTime), end_time: new Date(b.endTime), start_us: Date.parse(b.startTime) * 1000, end_us: Date.parse(b.endTime) * 1000, status: b.status, checked_in: false })))
+        .values(batch.map((b) => ({ booking_id: b.id, bookable_resource_id: id, start_time: new Date(b.startTime), end_time: new Date(b.endTime), start_us: Date.parse(b.startTime) * 1000, end_us: Date.parse(b.endTime) * 1000, status: b.status, checked_in: false, units: 1 })))
         .execute();
     }
   }

@@ -73,7 +73,8 @@ export function utilizationRouter(services: Services): Router {
     const rows = resources.flatMap((resource) => {
       const open = openMinutesOf(resource);
       const figures = figuresPerPeriod(bookings.get(resource.id) ?? [], boundaries);
-      return periods.map((period, i) => utilizationRowJson(resource.id, period.day, open[i]!, figures[i]!));
+      // A pool's open minutes are unit-minutes, as its booked minutes are (contract §21).
+      return periods.map((period, i) => utilizationRowJson(resource.id, period.day, open[i]! * resource.units, figures[i]!));
     });
     const head = JSON.stringify({ from: timeJson(utcText(from), asked), to: timeJson(utcText(to), asked), timeZone }).slice(0, -1);
     res.type('application/json').send(`${head},"rows":[${rows.join(',')}]}`);

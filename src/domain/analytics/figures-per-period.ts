@@ -2,7 +2,7 @@ import type { BookingStatus } from '../booking/booking.js';
 import type { BookingFigures } from './utilization-row.js';
 
 /** A booking as utilization reads it, times in epoch microseconds (exact: the store keeps microseconds). */
-export type AnalysedBooking = { startUs: number; endUs: number; status: BookingStatus; checkedIn: boolean };
+export type AnalysedBooking = { startUs: number; endUs: number; status: BookingStatus; checkedIn: boolean; /** Units of the resource it takes (contract §21); its minutes count once per unit. */ units: number };
 
 /** Statuses whose bookings hold their minutes. */
 const holding: ReadonlySet<BookingStatus> = new Set(['confirmed', 'completed', 'no_show']);
@@ -22,7 +22,8 @@ function periodOf(boundariesUs: readonly number[], us: number): number {
 /**
  * The bookings' figures of each period of contiguous periods given by their boundaries (each start,
  * then the last end, epoch ms): minutes held by confirmed, completed and no-show bookings, cut at
- * the period edges; counts of the bookings starting in the period, by status now and checked in.
+ * the period edges, times their units (a pool's unit-minutes, contract §21);
+ * counts of the bookings starting in the period, by status now and checked in.
  * A booking is cut only at the boundaries it crosses.
  */
 export function figuresPerPeriod(bookings: readonly AnalysedBooking[], boundariesMs: readonly number[]): BookingFigures[] {
@@ -37,7 +38,7 @@ export function figuresPerPeriod(bookings: readonly AnalysedBooking[], boundarie
     if (startUs >= endUs) continue;
     if (holding.has(booking.status)) {
       for (let period = periodOf(boundariesUs, startUs); period < heldUs.length && boundariesUs[period]! < endUs; period++) {
-        heldUs[period]! += Math.min(endUs, boundariesUs[period + 1]!) - Math.max(startUs, boundariesUs[period]!);
+        heldUs[period]! += (Math.min(endUs, boundariesUs[period + 1]!) - Math.max(startUs, boundariesUs[period]!)) * booking.units;
       }
     }
     if (booking.startUs < fromUs) continue;

@@ -17,6 +17,7 @@ const columns = Object.keys({
   end_us: true,
   status: true,
   checked_in: true,
+  units: true,
 } satisfies Record<keyof UtilizationBookingsTable, true>);
 
 const upsertRow = sqlTemplate<UtilizationRow>((row) => [upsertStatement('utilization_bookings', columns, 'booking_id', row)]);
@@ -35,6 +36,8 @@ function rowOf(event: EventOf): UtilizationRow | undefined {
     end_us: endMs * 1000,
     status: booking.status,
     checked_in: booking.checkedInAt !== null,
+    // Events written before pools carry none: one unit.
+    units: booking.units ?? 1,
   };
 }
 

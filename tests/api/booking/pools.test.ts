@@ -212,6 +212,17 @@ describe('pools over HTTP (contract §21)', function () {
     });
   });
 
+  it('counts a pool’s utilization in unit-minutes: booked and open minutes both times units', async () => {
+    const { zoneId, id } = await freshPool(4);
+    await create(zoneId, '2027-01-05T09:00:00Z', '2027-01-05T10:00:00Z', { units: 2 });
+    await create(zoneId, '2027-01-05T09:30:00Z', '2027-01-05T10:00:00Z', {}, bob);
+    const admin = server.token({ level: 'LV2', sub: 'pool-admin' });
+    const res = await server.request('GET', `/booking/v1/analytics/utilization?from=2027-01-05T00:00:00Z&to=2027-01-06T00:00:00Z&resourceId=${id}`, { token: admin });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body.rows[0]).to.include({ resourceId: id, openMinutes: 4 * 1440, bookedMinutes: 150, bookings: 2 });
+    expect(res.body.rows[0].utilization).to.be.closeTo(150 / (4 * 1440), 1e-12);
+  });
+
   describe('under concurrency', () => {
     it('60 simultaneous one-unit creates of one hour on a pool of 5: exactly 5 × 201, 55 × 409', async () => {
       const { zoneId, id } = await freshPool(5);

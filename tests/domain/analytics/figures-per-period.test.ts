@@ -3,7 +3,7 @@ import { figuresPerPeriod, type AnalysedBooking } from '../../../src/domain/anal
 import type { BookingStatus } from '../../../src/domain/booking/booking.js';
 
 const us = (text: string) => Date.parse(text) * 1000;
-const booking = (start: string, end: string, status: BookingStatus, checkedIn = false): AnalysedBooking => ({ startUs: us(start), endUs: us(end), status, checkedIn });
+const booking = (start: string, end: string, status: BookingStatus, checkedIn = false, units = 1): AnalysedBooking => ({ startUs: us(start), endUs: us(end), status, checkedIn, units });
 const none = { bookedMinutes: 0, bookings: 0, cancelled: 0, noShows: 0, completed: 0, checkedIn: 0 };
 // Berlin days 2026-03-28 (24 h), 2026-03-29 (23 h, spring forward), 2026-03-30.
 const boundaries = ['2026-03-27T23:00:00Z', '2026-03-28T23:00:00Z', '2026-03-29T22:00:00Z', '2026-03-30T22:00:00Z'].map(Date.parse);
@@ -32,9 +32,14 @@ describe('booking figures per period', () => {
     expect(figures).to.deep.equal([{ ...none, bookedMinutes: 60 }, none, { ...none, bookedMinutes: 60, bookings: 1 }]);
   });
 
+  it('counts the minutes of a pool booking once per unit it takes (contract §21: unit-minutes)', () => {
+    const figures = figuresPerPeriod([booking('2026-03-28T08:00:00Z', '2026-03-28T09:00:00Z', 'confirmed', false, 3), booking('2026-03-28T08:30:00Z', '2026-03-28T09:00:00Z', 'confirmed')], [boundaries[0]!, boundaries[1]!]);
+    expect(figures[0]).to.include({ bookedMinutes: 210, bookings: 2 });
+  });
+
   it('keeps microseconds exact and rounds as milliseconds, then minutes', () => {
     const start = us('2026-03-28T08:00:00Z') + 1;
-    const figures = figuresPerPeriod([{ startUs: start, endUs: start + 90_000_123, status: 'confirmed', checkedIn: false }], [boundaries[0]!, boundaries[1]!]);
+    const figures = figuresPerPeriod([{ startUs: start, endUs: start + 90_000_123, status: 'confirmed', checkedIn: false, units: 1 }], [boundaries[0]!, boundaries[1]!]);
     expect(figures[0]!.bookedMinutes).to.equal(90_000.123 / 60_000);
   });
 });

@@ -13,6 +13,8 @@ export type UtilizationBookingsTable = {
   status: BookingStatus;
   /** Checked in at some point (a checked-out booking is completed and stays checked in). */
   checked_in: boolean;
+  /** The units of its resource it takes (contract §21): its minutes count as unit-minutes. */
+  units: number;
 };
 
 export type UtilizationBookingRow = Selectable<UtilizationBookingsTable>;
