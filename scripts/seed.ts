@@ -86,9 +86,9 @@ function workingDay(ahead: number, time: string, days: readonly number[] = worki
   return dayAhead(Temporal.Now.plainDateISO(timeZone), ahead, days).toZonedDateTime({ timeZone, plainTime: Temporal.PlainTime.from(time) });
 }
 
-async function ensureBooking(call: Call, titles: Set<string>, resourceId: string, title: string, day: number, from: string, to: string): Promise<string | undefined> {
+async function ensureBooking(call: Call, titles: Set<string>, resourceId: string, title: string, day: number, from: string, to: string, units = 1): Promise<string | undefined> {
   if (titles.has(title)) return undefined;
-  const body = { resourceType: 'zone', resourceId, title, startTime: workingDay(day, from).toString({ timeZoneName: 'never' }), endTime: workingDay(day, to).toString({ timeZoneName: 'never' }) };
+  const body = { resourceType: 'zone', resourceId, title, startTime: workingDay(day, from).toString({ timeZoneName: 'never' }), endTime: workingDay(day, to).toString({ timeZoneName: 'never' }), units };
   const created = expectStatus(await call('POST', '/booking/v1/bookings', body), [201], `booking "${title}"`);
   console.error(`  booking "${title}" (${created.status})`);
   return created.id as string;
@@ -147,6 +147,8 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   await ensureZone(asAdmin, 'demo-focus-room', 'Focus room');
   await ensureZone(asAdmin, 'demo-open-space', 'Open space');
   await ensureZone(asAdmin, 'demo-project-room', 'Project room');
+  await ensureZone(asAdmin, 'demo-desk-area', 'Desk area (40 desks)');
+  await ensureZone(asAdmin, 'demo-car-park', 'Car park (120 spaces)');
   const availability = { timeZone, hours: weekdays };
   await ensureResource(asAdmin, 'demo-board-room', { capacity: 12, availability, bookingPolicy: { maxDurationMinutes: 240, autoConfirm: false, bufferAfterMinutes: 15 } });
   const focusRoom = await ensureResource(asAdmin, 'demo-focus-room', {
@@ -162,6 +164,10 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
     bookingPolicy: { autoConfirm: false, approvers: ['demo-carol'], approvalDeadlineMinutes: 60, approvalReminderMinutes: 240 },
   });
 
+  // Pools (contract §21): one resource each, counted in units.
+  const deskArea = await ensureResource(asAdmin, 'demo-desk-area', { units: 40, availability, bookingPolicy: { maxDurationMinutes: 600 } });
+  const carPark = await ensureResource(asAdmin, 'demo-car-park', { units: 120, bookingPolicy: { maxDurationMinutes: 720 } });
+
   const titles = await bookingTitles(asAdmin);
   const review = await ensureBooking(asAdmin, titles, 'demo-board-room', 'Demo: quarterly review', 2, '10:00', '12:00');
   if (review) expectStatus(await asAdmin('PATCH', `/booking/v1/bookings/${review}/confirm`), [200], 'confirm the quarterly review');
@@ -170,6 +176,9 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   await ensureBooking(asAdmin, titles, 'demo-board-room', 'Demo: hiring panel (awaiting confirmation)', 3, '14:00', '15:30');
   await ensureBooking(asMember, titles, 'demo-focus-room', 'Demo: focus time', 1, '09:00', '11:00');
   const request = await ensureBooking(asMember, titles, 'demo-project-room', 'Demo: project kick-off (awaiting carol)', 2, '13:00', '14:00');
+  await ensureBooking(asAdmin, titles, 'demo-desk-area', 'Demo: team day (12 desks)', 1, '09:00', '17:00', 12);
+  await ensureBooking(asMember, titles, 'demo-desk-area', 'Demo: a desk for the morning', 1, '08:00', '12:00');
+  await ensureBooking(asAdmin, titles, 'demo-car-park', 'Demo: visitors parking (5 spaces)', 1, '08:00', '18:00', 5);
   if (!titles.has('Demo: stand-up')) {
     const start = workingDay(1, '09:30', standUpDays);
     const series = {
@@ -221,6 +230,12 @@ Try:
   curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/bookings'
   curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${focusRoom}/available-slots?date=${workingDay(1, '00:00').toPlainDate()}&slotMinutes=30'
   curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/free-resources?from=${encodeURIComponent(workingDay(2, '10:00').toString({ timeZoneName: 'never' }))}&to=${encodeURIComponent(workingDay(2, '11:00').toString({ timeZoneName: 'never' }))}&minCapacity=8&tz=${timeZone}'
+  curl -s -X POST -H "authorization: Bearer $MEMBER_TOKEN" -H 'content-type: application/json' '${baseUrl}/booking/v1/bookings' \
+    -d '{"resourceType":"zone","resourceId":"demo-desk-area","title":"A desk","startTime":"${workingDay(1, '13:00').toString({ timeZoneName: 'never' })}","endTime":"${workingDay(1, '17:00').toString({ timeZoneName: 'never' })}"}'    # one of the 40 desks
+  curl -s -X POST -H "authorization: Bearer $MEMBER_TOKEN" -H 'content-type: application/json' '${baseUrl}/booking/v1/bookings' \
+    -d '{"resourceType":"zone","resourceId":"demo-car-park","title":"Parking","startTime":"${workingDay(1, '08:00').toString({ timeZoneName: 'never' })}","endTime":"${workingDay(1, '18:00').toString({ timeZoneName: 'never' })}","units":2}'    # two spaces
+  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${deskArea}/schedule?from=${encodeURIComponent(workingDay(1, '00:00').toString({ timeZoneName: 'never' }))}&to=${encodeURIComponent(workingDay(2, '00:00').toString({ timeZoneName: 'never' }))}&tz=${timeZone}'    # "usage": desks in use, run by run
+  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${carPark}/available-slots?date=${workingDay(1, '00:00').toPlainDate()}&slotMinutes=60&units=4&tz=${timeZone}'    # each slot's availableUnits
   curl -s -H "authorization: Bearer $ADMIN_TOKEN" '${baseUrl}/catalog/v1/applications/released'
   curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/waitlist?resourceType=zone&resourceId=demo-board-room'${
     review && waiting ? `

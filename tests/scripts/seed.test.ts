@@ -78,13 +78,15 @@ describe('the seed’s service address', () => {
     expect(member).to.be.a('string');
 
     const tries = [...first.stdout.matchAll(/curl -s -H "authorization: Bearer \$(\w+)" '([^']+)'/g)];
-    expect(tries).to.have.length(6);
+    expect(tries).to.have.length(8);
     for (const [, tokenName, url] of tries) {
       const answer = await fetch(url!, { headers: { authorization: `Bearer ${exported(first.stdout, tokenName!)}` } });
       expect(answer.status, url).to.equal(200);
-      // A page (bookings, waitlist, approvals), the slots, the free resources, or a bare list.
-      const body = (await answer.json()) as unknown[] | { data?: unknown[]; slots?: unknown[]; resources?: unknown[] };
-      expect((Array.isArray(body) ? body : (body.data ?? body.slots ?? body.resources))!.length, url).to.be.greaterThan(0);
+      // A page (bookings, waitlist, approvals), the slots, the free resources, a schedule, or a bare list.
+      const body = (await answer.json()) as unknown[] | { data?: unknown[]; slots?: unknown[]; resources?: unknown[]; bookings?: unknown[]; usage?: { usedUnits: number }[] };
+      expect((Array.isArray(body) ? body : (body.data ?? body.slots ?? body.resources ?? body.bookings))!.length, url).to.be.greaterThan(0);
+      // The desk area's day: one desk from 8, the team's twelve from 9, the one desk leaving at 12 (contract §21).
+      if (!Array.isArray(body) && body.usage) expect(body.usage.map((run) => run.usedUnits), url).to.deep.equal([1, 13, 12]);
     }
 
     const adminGet = (stdout: string, route: string) =>
