@@ -22,5 +22,8 @@ export const quotaLockKey = (workspace: string, booker: string) => `${quotaLockK
 /** A blackout create (exclusive) against booking appends (shared), per workspace: in SQL only, migration 0019's blackout_lock_key. */
 export const blackoutLockKeyPrefix = 'workspace-booking:blackouts:';
 
+/** The appends that place a booking on a pool take turns per resource: in SQL only, migration 0031's hold_pool_units. */
+export const poolLockKeyPrefix = 'workspace-booking:pool:';
+
 /** One notifying commit at a time per channel: in SQL only, migration 0009's notify_channel. */
 export const notifyLockKeyPrefix = 'workspace-booking:notify:';

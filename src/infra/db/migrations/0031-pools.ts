@@ -76,7 +76,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         and new.data ->> 'previousEndTime' = booking ->> 'endTime' and coalesce((new.data ->> 'previousUnits')::integer, asked) = asked then
         return new;
       end if;
-      -- The key of lock-keys.ts's poolLockKey (poolLockKeyPrefix).
+      -- The key of lock-keys.ts's poolLockKeyPrefix.
       perform pg_advisory_xact_lock(hashtextextended('workspace-booking:pool:' || resource::text, 0));
       occupied := booking_occupied_range((booking ->> 'startTime')::timestamptz, (booking ->> 'endTime')::timestamptz,
         coalesce((booking ->> 'bufferBeforeMinutes')::integer, 0), coalesce((booking ->> 'bufferAfterMinutes')::integer, 0));
