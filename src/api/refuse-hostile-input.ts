@@ -9,7 +9,7 @@ export const maxJsonDepth = 64;
  * Query parameters that the four OpenAPI documents declare as integers. Their values become SQL
  * numbers, where "1e400" turns into Infinity and 2^53 + 1 into a different number.
  */
-export const numericQueryParameters: ReadonlySet<string> = new Set(['page', 'limit', 'per_page', 'offset', 'cache', 'slotMinutes', 'after', 'minCapacity']);
+export const numericQueryParameters: ReadonlySet<string> = new Set(['page', 'limit', 'per_page', 'offset', 'cache', 'slotMinutes', 'after', 'minCapacity', 'units']);
 
 const [openBracket, closeBracket, openBrace, closeBrace, quote, backslash] = ['[', ']', '{', '}', '"', '\\'].map((c) => c.charCodeAt(0));
 

@@ -214,7 +214,7 @@ describe('openapi/booking.yaml', () => {
     const schemas = deref.components.schemas as Record<string, Json>;
     expect(schemas.Booking?.required).to.have.members([
       'id', 'bookableResourceId', 'isSeriesParent', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'createdBy', 'title',
-      'startTime', 'endTime', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'status', 'recurrenceRule', 'recurrenceParentId', 'exceptionOf',
+      'startTime', 'endTime', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'units', 'status', 'recurrenceRule', 'recurrenceParentId', 'exceptionOf',
       'confirmedBy', 'confirmedAt', 'cancelledBy', 'cancelledAt', 'reason', 'checkedInAt',
       'checkedOutAt', 'createdAt', 'updatedAt', 'archivedAt', 'bundleId',
     ]);

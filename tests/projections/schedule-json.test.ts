@@ -149,7 +149,7 @@ describe('schedules rendered by PostgreSQL', function () {
   /** Today's rendering: rows read through the driver, records built and stringified in Node. */
   async function renderedInNode(actor: Principal, from: Temporal.Instant, to: Temporal.Instant, chosen: BookingStatus[], timeZone?: string) {
     const bookings = await findScheduledBookings(database.db, resourceId, from, to, chosen);
-    return JSON.stringify(bookings.map((b) => (canSeeBooking(actor, b) ? bookingJson(b, timeZone) : anonymousBookingJson(b, timeZone))));
+    return JSON.stringify(bookings.map((b) => ({ ...(canSeeBooking(actor, b) ? bookingJson(b, timeZone) : anonymousBookingJson(b, timeZone)), viaResourceId: null })));
   }
 
   const viewOf = (actor: Principal) => ({ allWorkspaces: actor.level === 1, workspace: actor.workspace, everyBooker: isAdmin(actor), sub: actor.sub });
@@ -241,7 +241,7 @@ describe('schedules rendered by PostgreSQL', function () {
 
   it('finds the head of a live resource by any spelling of its id, and none for an unknown one', async () => {
     const head = await findScheduleHead(database.db, resourceId.toUpperCase());
-    expect(head).to.deep.equal({ id: resourceId, workspace, revision: 0 });
+    expect(head).to.deep.equal({ id: resourceId, workspace, units: 1, revision: '0' });
     expect(await findScheduleHead(database.db, randomUUID())).to.equal(null);
   });
 });

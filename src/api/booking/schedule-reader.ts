@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import type { Temporal } from 'temporal-polyfill';
 import { canSeeWorkspace, isAdmin, isSystemAdmin, type Principal } from '../../domain/access/principal.js';
 import { canSeeBooking } from '../../domain/booking/booking-access.js';
-import type { BookingStatus } from '../../domain/booking/booking.js';
+import type { Booking, BookingStatus } from '../../domain/booking/booking.js';
 import { utcText, utcTextOfEpochMs } from '../../domain/booking/booking-time.js';
 import { usageRuns } from '../../domain/booking/unit-use.js';
 import { notFound } from '../../domain/domain-error.js';
@@ -49,7 +49,7 @@ const scheduleView = (actor: Principal): ScheduleView => ({
 /** Unambiguous whatever a token's sub holds (a sub "*" must not pass for "every booker"). */
 const viewKey = (view: ScheduleView) => JSON.stringify([view.allWorkspaces ? null : view.workspace, view.everyBooker ? null : view.sub]);
 
-type RenderedAnswer = { revision: number; body: Buffer; gzipped?: Promise<Buffer> };
+type RenderedAnswer = { revision: string; body: Buffer; gzipped?: Promise<Buffer> };
 
 /**
  * Rendered schedules by everything an answer is a function of except the revision, which the
@@ -78,7 +78,7 @@ const gzip = promisify(zlib.gzip);
 const closingBrace = Buffer.from('}');
 
 /** Strong validators, equal for byte-equal answers (same key, same revision): the plain one and the gzipped one's. */
-function entityTags(key: string, revision: number): { plain: string; gzip: string } {
+function entityTags(key: string, revision: string): { plain: string; gzip: string } {
   const hash = createHash('sha1').update(`${key}|${revision}`).digest('base64url');
   return { plain: `"${hash}"`, gzip: `"${hash}-gzip"` };
 }
@@ -89,7 +89,9 @@ const instantJson = (instant: Temporal.Instant, timeZone?: string) => timeJson(u
 async function scheduleBookingsInNode(db: Executor, reader: Principal, query: ScheduleSelection): Promise<string> {
   const bookings = await findScheduledBookings(db, query.bookableResourceId, query.from, query.to, query.statuses);
   const { timeZone } = query;
-  return JSON.stringify(bookings.map((b) => (canSeeBooking(reader, b) ? bookingJson(b, timeZone) : anonymousBookingJson(b, timeZone))));
+  // Contract §22: the resource booked, where it is another that shares one with this one.
+  const via = (b: Booking) => ({ viaResourceId: b.bookableResourceId === query.bookableResourceId ? null : b.bookableResourceId });
+  return JSON.stringify(bookings.map((b) => ({ ...(canSeeBooking(reader, b) ? bookingJson(b, timeZone) : anonymousBookingJson(b, timeZone)), ...via(b) })));
 }
 
 /** A pool's `usage` member (contract §21): the runs of constant use inside the range, in the answer's zone. */

@@ -7,6 +7,9 @@ import { resourceStreamId, type Resource } from '../../domain/resource/resource.
 import type { DeviceDirectory } from '../../infra/device-service/device-directory.js';
 import { saveZoneAncestry } from '../../infra/device-service/zone-ancestry.js';
 import { findRegistration, findResource } from '../../projections/resource/resource-queries.js';
+import { findPartsState } from '../../projections/resource/resource-parts-queries.js';
+import { noParts } from '../../domain/resource/resource-parts.js';
+import { assertCombinedRoomsStore } from './combined-rooms-store.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 import { releaseRegistration, reserveRegistration } from './registration-reservation.js';
@@ -22,8 +25,10 @@ export async function registerResource(
   const workspace = workspaceScope(actor, input.workspace, '/body/workspace');
   const id = randomUUID();
   const command: RegisterResource = { ...input, id, workspace, resourceName: null };
-  // Permission and duplicate checks come before the device service is asked.
-  decideRegister(command, await findRegistration(ctx.db, workspace, input.resourceType, input.resourceId), actor, ctx.now());
+  if (input.parts) assertCombinedRoomsStore(ctx);
+  const partsState = input.parts ? await findPartsState(ctx.db, id, input.parts) : noParts;
+  // Permission, duplicate and parts checks come before the device service is asked.
+  decideRegister(command, await findRegistration(ctx.db, workspace, input.resourceType, input.resourceId), actor, ctx.now(), partsState);
   const record = await ctx.devices.lookup(input.resourceType, workspace, input.resourceId, authorization);
   if (!record) throw new DomainError('resource_not_found', `${input.resourceType} ${input.resourceId} does not exist in the device service`);
   // A remote device service's zone tree is remembered for the free search; the service's own is read live.
@@ -34,7 +39,7 @@ export async function registerResource(
     await reserveRegistration(ctx, key, id);
     await handleCommand(ctx, resourceStreamId(id), {
       load: async () => null,
-      decide: (registered) => [decideRegister({ ...command, resourceName: record.name }, registered, actor, ctx.now())],
+      decide: (registered) => [decideRegister({ ...command, resourceName: record.name }, registered, actor, ctx.now(), partsState)],
       // The reservation decided; the read model's unique index stays a second line of defence.
       onConstraintViolation: (error) =>
         error.code === '23505' && error.constraint === 'resources_registration'

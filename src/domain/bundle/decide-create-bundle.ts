@@ -5,6 +5,7 @@ import { createRefusal, type CreateBookingState } from '../booking/create-refusa
 import { decideCreateBooking, type CreateBooking } from '../booking/decide-create-booking.js';
 import { invalidRequest } from '../domain-error.js';
 import { checkUnits } from '../resource/resource-units.js';
+import { sharingOf } from '../resource/resource-parts.js';
 import { quotaMatches } from '../quota/quota.js';
 import { amountOf } from '../quota/quota-usage.js';
 import { bundleRefusal } from './bundle-refusal.js';
@@ -32,6 +33,16 @@ export function assertBundleItems(items: readonly BundleItem[]): void {
   });
 }
 
+/** 400 for two items whose resources share one through parts (contract §22: a whole and its part, two wholes with a part in common). */
+function assertNoSharedResource(states: readonly CreateBookingState[]): void {
+  const resources = states.map((state) => state.resource);
+  const sharing = sharingOf(resources.flatMap((r) => (r?.parts ? [{ id: r.id, parts: r.parts }] : [])));
+  resources.forEach((resource, j) => {
+    const shared = resource && resources.slice(0, j).find((other) => other && sharing.get(resource.id)?.has(other.id));
+    if (shared) throw invalidRequest(`the item's resource shares one with ${shared.resourceId} through parts: book the whole, or its parts`, `/body/items/${j}`);
+  });
+}
+
 /**
  * Item `i`'s state with the earlier items of the bundle counted in its quota usage: they are the
  * same booker's, at the same times, so together they may not pass a quota that one alone would.
@@ -52,6 +63,7 @@ function withEarlierItems(command: CreateBundle, states: readonly CreateBookingS
  */
 export function decideCreateBundle(command: CreateBundle, states: readonly CreateBookingState[], actor: Principal, now: Temporal.Instant): BookingCreated[] {
   assertBundleItems(command.items);
+  assertNoSharedResource(states);
   const judged = states.map((_, i) => withEarlierItems(command, states, i));
   const refusal = bundleRefusal(judged.map((state, i) => createRefusal({ ...command, units: command.items[i]!.units }, state, actor, now)));
   if (refusal) throw refusal;

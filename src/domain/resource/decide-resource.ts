@@ -6,6 +6,9 @@ import { validateAvailability } from './availability.js';
 import { defaultBookingPolicy, mergeBookingPolicy, type Availability, type BookingPolicyPatch, type Resource, type ResourceType } from './resource.js';
 import { evolveResource } from './evolve-resource.js';
 import { checkUnits } from './resource-units.js';
+import { noParts, partsRefusal, type PartsState } from './resource-parts.js';
+import type { BookingConflict } from '../domain-error.js';
+import { conflictRefusal } from '../booking/find-conflicts.js';
 import type { ResourceChanges, ResourceDeactivated, ResourceRegistered, ResourceRemoved, ResourceRecord, ResourceUpdated } from './resource-events.js';
 
 export type RegisterResource = {
@@ -16,6 +19,7 @@ export type RegisterResource = {
   resourceName: string | null;
   capacity?: number | null;
   units?: number;
+  parts?: string[] | null;
   groupId?: string | null;
   availability?: Availability | null;
   bookingPolicy?: BookingPolicyPatch;
@@ -24,6 +28,7 @@ export type RegisterResource = {
 export type ResourcePatch = {
   capacity?: number | null;
   units?: number;
+  parts?: string[] | null;
   groupId?: string | null;
   availability?: Availability | null;
   bookingPolicy?: BookingPolicyPatch;
@@ -66,6 +71,7 @@ export function decideRegister(
   registered: Resource | null,
   actor: Principal,
   now: Temporal.Instant,
+  partsState: PartsState = noParts,
 ): ResourceRegistered {
   assertCanManageResource(actor, command.groupId ?? null);
   if (registered) {
@@ -73,6 +79,10 @@ export function decideRegister(
   }
   const bookingPolicy = mergeBookingPolicy(defaultBookingPolicy, command.bookingPolicy);
   checkPolicy(bookingPolicy);
+  const units = command.units === undefined ? 1 : checkUnits(command.units, '/body/units');
+  const parts = command.parts ?? null;
+  const partsProblem = partsRefusal({ id: command.id, workspace: command.workspace }, parts, units, partsState);
+  if (partsProblem) throw partsProblem;
   return {
     type: 'ResourceRegistered',
     data: {
@@ -82,7 +92,8 @@ export function decideRegister(
       resourceId: command.resourceId,
       resourceName: command.resourceName,
       capacity: command.capacity ?? null,
-      units: command.units === undefined ? 1 : checkUnits(command.units, '/body/units'),
+      units,
+      parts,
       groupId: command.groupId ?? null,
       bookingPolicy,
       availability: command.availability ? validateAvailability(command.availability) : null,
@@ -92,13 +103,24 @@ export function decideRegister(
   };
 }
 
-export function decideUpdate(patch: ResourcePatch, state: Resource, actor: Principal, now: Temporal.Instant): ResourceUpdated {
+/**
+ * A PATCH. Parts or units are judged with `partsState` (contract §22, 400); parts that would make
+ * pending or confirmed bookings conflict (`partsConflicts`, read by the caller) → 409, nothing changed.
+ */
+export function decideUpdate(patch: ResourcePatch, state: Resource, actor: Principal, now: Temporal.Instant, partsState: PartsState = noParts, partsConflicts: readonly BookingConflict[] = []): ResourceUpdated {
   assertCanManageResource(actor, state.groupId);
   if (patch.groupId !== undefined) assertCanManageResource(actor, patch.groupId);
   const changes: ResourceChanges = {};
   if (patch.capacity !== undefined) changes.capacity = patch.capacity;
   // Lowering units below what is in use cancels nothing: later creates are judged against the new value (contract §21).
   if (patch.units !== undefined) changes.units = checkUnits(patch.units, '/body/units');
+  if (patch.parts !== undefined) changes.parts = patch.parts;
+  if (patch.parts !== undefined || patch.units !== undefined) {
+    const partsProblem = partsRefusal(state, changes.parts === undefined ? state.parts : changes.parts, changes.units ?? state.units, partsState);
+    if (partsProblem) throw partsProblem;
+    const refusal = conflictRefusal([...partsConflicts]);
+    if (refusal) throw refusal;
+  }
   if (patch.groupId !== undefined) changes.groupId = patch.groupId;
   if (patch.isActive !== undefined) changes.isActive = patch.isActive;
   if (patch.availability !== undefined) changes.availability = patch.availability && validateAvailability(patch.availability);

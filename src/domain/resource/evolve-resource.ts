@@ -5,8 +5,8 @@ export function evolveResource(state: Resource | null, event: ResourceEvent): Re
   switch (event.type) {
     case 'ResourceRegistered': {
       const { by: _by, at, ...fields } = event.data;
-      // A policy recorded before a field existed (buffers) has that field's default; a resource registered before pools has one unit.
-      return { units: 1, ...fields, bookingPolicy: { ...defaultBookingPolicy, ...fields.bookingPolicy }, isActive: true, removed: false, createdAt: at, updatedAt: at };
+      // A policy recorded before a field existed (buffers) has that field's default; a resource registered before pools has one unit, before combined rooms no parts.
+      return { units: 1, parts: null, ...fields, bookingPolicy: { ...defaultBookingPolicy, ...fields.bookingPolicy }, isActive: true, removed: false, createdAt: at, updatedAt: at };
     }
     case 'ResourceUpdated':
       if (!state) return state;

@@ -18,11 +18,11 @@ export function resourceEventName(event: ResourceEvent): string {
   }
 }
 
-/** Every resource had one unit before pools (contract §21): the records of older events say so. */
+/** Every resource had one unit and no parts before pools and combined rooms (contract §21, §22): the records of older events say so. */
 function recordOf(event: ResourceEvent): ResourceRecord | undefined {
-  if (event.type !== 'ResourceRegistered') return event.data.resource && { ...event.data.resource, units: event.data.resource.units ?? 1 };
+  if (event.type !== 'ResourceRegistered') return event.data.resource && { ...event.data.resource, units: event.data.resource.units ?? 1, parts: event.data.resource.parts ?? null };
   const { by: _by, at, ...fields } = event.data;
-  return { units: 1, ...fields, isActive: true, createdAt: at, updatedAt: at };
+  return { units: 1, parts: null, ...fields, isActive: true, createdAt: at, updatedAt: at };
 }
 
 /**

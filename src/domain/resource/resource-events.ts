@@ -10,8 +10,8 @@ export type ResourceRecord = Omit<Resource, 'removed'>;
 /** The registered resource's own fields; it starts active, and its timestamps are `at`. */
 export type ResourceRegistered = {
   type: 'ResourceRegistered';
-  /** `units` is absent from the events written before pools (contract §21): one unit. */
-  data: Omit<Resource, 'isActive' | 'removed' | 'createdAt' | 'updatedAt' | 'units'> & { units?: number; by: string; at: string };
+  /** `units` and `parts` are absent from the events written before pools and combined rooms (contract §21, §22): one unit, no parts. */
+  data: Omit<Resource, 'isActive' | 'removed' | 'createdAt' | 'updatedAt' | 'units' | 'parts'> & { units?: number; parts?: string[] | null; by: string; at: string };
 };
 
 export type ResourceChanges = Partial<{
@@ -19,6 +19,7 @@ export type ResourceChanges = Partial<{
   resourceName: string | null;
   capacity: number | null;
   units: number;
+  parts: string[] | null;
   groupId: string | null;
   availability: Availability | null;
   bookingPolicy: BookingPolicy;

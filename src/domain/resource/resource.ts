@@ -71,6 +71,11 @@ export type Resource = {
   capacity: number | null;
   /** How many bookings of one unit it holds at the same time (contract §21): a desk area of 40 desks has 40; 1 for a room. */
   units: number;
+  /**
+   * A combined room's parts (contract §22): registration ids of resources of one unit without parts
+   * of their own. A booking of the whole occupies them too; null for a resource without parts.
+   */
+  parts: string[] | null;
   groupId: string | null;
   isActive: boolean;
   bookingPolicy: BookingPolicy;

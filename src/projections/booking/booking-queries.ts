@@ -16,6 +16,7 @@ import type { BlackoutsTable } from '../../infra/db/tables/blackouts.table.js';
 import { rowToResource } from '../resource/resource-row.js';
 import { archivedRowToBooking, jsonRowToBooking, rowToBooking, type BookingJsonRow } from './booking-row.js';
 import { bookingOccupiedRangeSql, newOccupiedRangeSql } from './occupied-range-sql.js';
+import { occupyingBookingsSql } from './occupying-bookings-sql.js';
 
 /**
  * Bookings sharing time with [from, to), written as the range of the schedules' GiST index so that
@@ -51,18 +52,12 @@ export async function findBookingOrArchived(db: Executor, id: string): Promise<B
   return rows[0] ? archivedRowToBooking(rows[0]) : null;
 }
 
-/** Active bookings (series parents aside) of a resource whose occupied ranges overlap [from, to), an occupied range. */
+/** Active bookings (series parents aside) occupying a resource (contract §22: those of the resources sharing one with it too) whose occupied ranges overlap [from, to), an occupied range. */
 export async function findActiveOverlapping(db: Executor, bookableResourceId: string, from: Temporal.Instant, to: Temporal.Instant): Promise<Booking[]> {
   // An empty or inverted range overlaps nothing (and is no valid tstzrange).
   if (from.epochMilliseconds >= to.epochMilliseconds) return [];
-  const rows = await db
-    .selectFrom('bookings')
-    .selectAll()
-    .where('bookable_resource_id', '=', bookableResourceId)
-    .where(holdsSlot)
-    .where(occupiedOverlapping(from, to))
-    .orderBy('start_time')
-    .execute();
+  const { rows } = await sql<BookingRow>`
+    select * from (${occupyingBookingsSql(bookableResourceId, occupiedOverlapping(from, to))}) as occupying order by start_time`.execute(db);
   return rows.map(rowToBooking);
 }
 
@@ -110,9 +105,7 @@ function createStateStatement(rangeIsEmpty: boolean) {
       select resources.*,
         (select stream_revision from streams where stream_id = ${p.streamId}) as command_stream_revision,
         (select coalesce(json_agg(agg), '[]') from (
-          select * from bookings
-          where bookable_resource_id = ${p.resourceId} and ${holdsSlot}
-            and ${rangeIsEmpty ? sql`false` : sql`${occupiedRangeSql} && ${newOccupiedRangeSql(p.from, p.to, 'resources')}`}
+          select * from (${occupyingBookingsSql(p.resourceId, rangeIsEmpty ? sql`false` : sql`${occupiedRangeSql} && ${newOccupiedRangeSql(p.from, p.to, 'resources')}`)}) as occupying
           order by start_time) as agg) as overlapping,
         -- The limit is the policy's: counting further would change no decision.
         case when resources.booking_policy->>'maxBookingsPerUser' is null then 0 else (
@@ -219,7 +212,7 @@ export async function findUpcomingActiveBookings(db: Executor, bookableResourceI
   return [...rows, ...parents].map(rowToBooking);
 }
 
-/** Bookings of a resource overlapping [from, to) in the given statuses, series parents aside, by start. */
+/** Bookings occupying a resource (its own and, contract §22, those of the resources sharing one with it) overlapping [from, to) in the given statuses, series parents aside, by start. */
 export async function findScheduledBookings(
   db: Executor,
   bookableResourceId: string,
@@ -227,16 +220,16 @@ export async function findScheduledBookings(
   to: Temporal.Instant,
   statuses: readonly BookingStatus[],
 ): Promise<Booking[]> {
-  const rows = await db
-    .selectFrom('bookings')
-    .selectAll()
-    .where('bookable_resource_id', '=', bookableResourceId)
-    .where('status', 'in', [...statuses])
-    .where((eb) => eb.not(eb.ref('is_series_parent')))
-    .where(overlapping(from, to))
-    .orderBy('start_time')
-    .orderBy('id')
-    .execute();
+  const selected = (resource: unknown) =>
+    sql`bookable_resource_id = ${resource} and status = any(${[...statuses]}::text[]) and not is_series_parent and ${overlapping(from, to)}`;
+  // Contract §22: the bookings of the resources sharing one with it too, one index probe each.
+  const { rows } = await sql<BookingRow>`
+    select * from (
+      select * from bookings where ${selected(sql`${bookableResourceId}::uuid`)}
+      union all
+      select shared.* from unnest(sharing_resources(${bookableResourceId}::uuid)) as sharing (id)
+      cross join lateral (select * from bookings where ${selected(sql`sharing.id`)}) as shared) as b
+    order by start_time, id`.execute(db);
   return rows.map(rowToBooking);
 }
 
@@ -288,14 +281,8 @@ export async function findActiveOverlappingAny(
 ): Promise<Booking[]> {
   const ranges = slots.filter((s) => s.start.epochMilliseconds < s.end.epochMilliseconds);
   if (ranges.length === 0) return [];
-  const rows = await db
-    .selectFrom('bookings')
-    .selectAll()
-    .where('bookable_resource_id', '=', bookableResourceId)
-    .where(holdsSlot)
-    .where((eb) => eb.or(ranges.map((s) => occupiedOverlapping(s.start, s.end))))
-    .orderBy('start_time')
-    .execute();
+  const anyRange = sql`${occupiedRangeSql} && (select range_agg(tstzrange(r.s, r.e, '[)')) from unnest(${ranges.map((s) => s.start.toString())}::timestamptz[], ${ranges.map((s) => s.end.toString())}::timestamptz[]) as r (s, e))`;
+  const { rows } = await sql<BookingRow>`select * from (${occupyingBookingsSql(bookableResourceId, anyRange)}) as occupying order by start_time`.execute(db);
   return rows.map(rowToBooking);
 }
 

@@ -7,6 +7,7 @@ import { compileOnce, holesOf, type Holes } from '../../infra/db/sql-template.js
 import type { ResourceRow } from '../../infra/db/tables/resources.table.js';
 import { rowToResource } from '../resource/resource-row.js';
 import { bookingOccupiedRangeSql, newOccupiedRangeSql } from './occupied-range-sql.js';
+import { occupyingBookingsSql } from './occupying-bookings-sql.js';
 
 type BusyTimesArgs = { id: string; from: string; to: string };
 
@@ -17,18 +18,15 @@ const resourceWithBusyTimes = compileOnce(sql`
       select string_agg(
           floor(extract(epoch from lower(${bookingOccupiedRangeSql('b')})) * 1000)::bigint || ' ' ||
           floor(extract(epoch from upper(${bookingOccupiedRangeSql('b')})) * 1000)::bigint || ' ' || b.units, ',')
-      from bookings b
-      where b.bookable_resource_id = r.id
-        and b.status in ('pending', 'confirmed') and not b.is_series_parent
-        and ${bookingOccupiedRangeSql('b')} && ${newOccupiedRangeSql(p.from, p.to, 'r')}
+      from (${occupyingBookingsSql(sql`r.id`, sql`${bookingOccupiedRangeSql()} && ${newOccupiedRangeSql(p.from, p.to, 'r')}`)}) as b
     ) as busy
   from resources r
   where r.id = ${p.id} and r.deleted_at is null`);
 
 /**
  * A live resource and the occupied ranges (buffers included) of its active bookings (series
- * parents aside) that overlap [from, to) occupied with the resource's buffers, as epoch
- * milliseconds: all free slots need, in one statement. The predicates are findActiveOverlapping's,
+ * parents aside, those of the resources sharing one with it included, contract §22) that overlap
+ * [from, to) occupied with the resource's buffers, as epoch milliseconds: all free slots need, in one statement. The predicates are findActiveOverlapping's,
  * so the exclusion constraint's GiST index answers; the times travel as one text
  * ("start end units,start end units"), no row is parsed into a Date and written back.
  */

@@ -89,6 +89,8 @@ function bookingRecordJson(zoned: boolean): string {
     ['updatedAt', quotedTime('b.updated_at', zoned)],
     // A schedule reads only live bookings: the archived ones have left this table.
     ['archivedAt', "'null'"],
+    // Contract §22: the resource booked, where it is another that shares one with the schedule's.
+    ['viaResourceId', `case when b.bookable_resource_id = params.resource_id then 'null' else ${value('b.bookable_resource_id')} end`],
   ];
   // concat writes the record in one pass; || would copy the growing text once per field.
   return `concat(${fields.map(([name, text], i) => `'${i ? ',' : '{'}"${name}":', ${text}`).join(', ')}, '}')`;
@@ -104,14 +106,15 @@ const recordSql = { utc: sql.raw(bookingRecordJson(false)), zoned: sql.raw(booki
  * version, the flag and the zone. Written whole by PostgreSQL: building 3,000 keys in Node per answer
  * (and hashing the joined strings) was an eighth of a schedule's CPU.
  */
-const rowVersionSql = (zonePrefix: unknown) => sql`${zonePrefix}::text || b.id::text || ' ' || b.xmin::text || case when ${sql.raw(visibleSql)} then ' 1' else ' 0' end`;
+const rowVersionSql = (zonePrefix: unknown) =>
+  sql`${zonePrefix}::text || b.id::text || ' ' || b.row_xmin::text || case when ${sql.raw(visibleSql)} then ' 1' else ' 0' end || case when b.bookable_resource_id = params.resource_id then '' else ' via' end`;
 
 /** What a row version starts with in this zone (the answer's; none: UTC as written without a zone). */
 const zonePrefixOf = (timeZone: string | undefined) => `${timeZone ?? ''}|`;
 
-/** The view as the one row `params` that `visibleSql` reads: from its values, or from holes filled at each call. */
-const params = (view: Holes<ScheduleView>): RawBuilder<unknown> =>
-  sql`select ${view.allWorkspaces}::boolean as all_workspaces, ${view.workspace}::text as workspace, ${view.everyBooker}::boolean as every_booker, ${view.sub}::text as sub`;
+/** The view and the schedule's resource as the one row `params` that `visibleSql` and `viaResourceId` read: from values, or from holes filled at each call. */
+const params = (view: Holes<ScheduleView>, resourceId: unknown): RawBuilder<unknown> =>
+  sql`select ${view.allWorkspaces}::boolean as all_workspaces, ${view.workspace}::text as workspace, ${view.everyBooker}::boolean as every_booker, ${view.sub}::text as sub, ${resourceId}::uuid as resource_id`;
 
 /** Runs `read` in a transaction whose TimeZone is the answer's zone (UTC without one): the times' output follows it. */
 function inAnswerZone<T>(db: Database, timeZone: string | undefined, read: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
@@ -140,22 +143,31 @@ const selectionArgs = (query: ScheduleSelection): SelectionArgs => ({
   to: query.to.toString(),
 });
 
-/** findScheduledBookings' selection: bookings of the resource overlapping [from, to) in `statuses`, series parents aside; from values or holes. */
-const inSchedule = (selection: Holes<SelectionArgs>) => sql`
-  b.bookable_resource_id = ${selection.bookableResourceId}
-  and b.status = any(${selection.statuses}::text[])
-  and not b.is_series_parent
-  and tstzrange(b.start_time, b.end_time, '[)') && tstzrange(${selection.from}::timestamptz, ${selection.to}::timestamptz, '[)')`;
+/** findScheduledBookings' selection of one resource's bookings: overlapping [from, to) in `statuses`, series parents aside; from values or holes. */
+const inSchedule = (selection: Holes<SelectionArgs>, resourceId: unknown) => sql`
+  bookable_resource_id = ${resourceId}
+  and status = any(${selection.statuses}::text[])
+  and not is_series_parent
+  and tstzrange(start_time, end_time, '[)') && tstzrange(${selection.from}::timestamptz, ${selection.to}::timestamptz, '[)')`;
+
+/**
+ * The schedule's rows as `b`, each with its xmin: the resource's bookings and those of the
+ * resources sharing one with it (contract §22: its parts, the wholes holding it), one index probe each.
+ */
+const scheduledRows = (selection: Holes<SelectionArgs>) => sql`(
+  select bookings.*, bookings.xmin as row_xmin from bookings where ${inSchedule(selection, selection.bookableResourceId)}
+  union all
+  select shared.* from unnest(sharing_resources(${selection.bookableResourceId}::uuid)) as sharing (id)
+  cross join lateral (select bookings.*, bookings.xmin as row_xmin from bookings where ${inSchedule(selection, sql`sharing.id`)}) as shared) as b`;
 
 type RowVersionsArgs = ScheduleView & SelectionArgs & { zonePrefix: string };
 
 const v = holesOf() as Holes<RowVersionsArgs>;
 
 const rowVersions = compileOnce(sql`
-  with params as (${params(v)})
+  with params as (${params(v, v.bookableResourceId)})
   select string_agg(${rowVersionSql(v.zonePrefix)}, ',' order by b.start_time, b.id) as versions
-  from bookings b, params
-  where ${inSchedule(v)}`);
+  from ${scheduledRows(v)}, params`);
 
 /** The versions of the schedule's rows, by start and id: one short text per row, no record built. */
 async function listRowVersions(db: Executor, query: ScheduleSelection): Promise<string[]> {
@@ -167,10 +179,10 @@ async function listRowVersions(db: Executor, query: ScheduleSelection): Promise<
 /** Records with their versions: of the rows with these ids, or (ids null) of the whole schedule by start and id. */
 async function renderRecords(db: Database, query: ScheduleSelection, ids: readonly string[] | null): Promise<{ version: string; record: string }[]> {
   const { rows } = await inAnswerZone(db, query.timeZone, (trx) => sql<{ version: string; record: string }>`
-    with params as (${params(query.view)})
+    with params as (${params(query.view, query.bookableResourceId)})
     select ${rowVersionSql(zonePrefixOf(query.timeZone))} as version, ${query.timeZone ? recordSql.zoned : recordSql.utc} as record
-    from bookings b, params
-    where ${ids ? sql`b.id = any(${ids}::uuid[])` : sql`${inSchedule(selectionArgs(query))} order by b.start_time, b.id`}`.execute(trx));
+    from ${ids ? sql`(select bookings.*, bookings.xmin as row_xmin from bookings where id = any(${ids}::uuid[])) as b` : scheduledRows(selectionArgs(query))}, params
+    ${ids ? sql`` : sql`order by b.start_time, b.id`}`.execute(trx));
   return rows;
 }
 
@@ -232,16 +244,23 @@ export async function renderTimesInSql(db: Database, epochMs: readonly number[],
   return rows.map((r) => JSON.parse(r.text) as string);
 }
 
+// The revisions of the streams of the resources sharing one with it (contract §22) follow its own:
+// a booking of a part changes its whole's schedule too.
 const scheduleHead = compileOnce(sql`
-  select r.id, r.workspace, r.units, s.stream_revision
+  select r.id, r.workspace, r.units, coalesce(s.stream_revision, -1)::text || coalesce((
+      select string_agg('.' || coalesce(shared.stream_revision, -1)::text, '' order by sharing.id)
+      from unnest(sharing_resources(r.id)) as sharing (id) left join streams shared on shared.stream_id = 'resource-' || sharing.id::text), '') as revision
   from resources r left join streams s on s.stream_id = ${holesOf().streamId}
   where r.id = ${holesOf().id} and r.deleted_at is null`);
 
-/** A live resource's id, workspace, units and the last revision of its stream (null: not found or removed). */
-export async function findScheduleHead(db: Executor, bookableResourceId: string): Promise<{ id: string; workspace: string; units: number; revision: number } | null> {
-  const { rows } = await db.executeQuery<{ id: string; workspace: string; units: number; stream_revision: number | null }>(
+/**
+ * A live resource's id, workspace, units and the revisions of the streams its schedule reads (its
+ * own, then those of the resources sharing one with it), as one text (null: not found or removed).
+ */
+export async function findScheduleHead(db: Executor, bookableResourceId: string): Promise<{ id: string; workspace: string; units: number; revision: string } | null> {
+  const { rows } = await db.executeQuery<{ id: string; workspace: string; units: number; revision: string }>(
     scheduleHead.fill({ id: bookableResourceId, streamId: resourceStreamId(bookableResourceId.toLowerCase()) }),
   );
   const row = rows[0];
-  return row ? { id: row.id, workspace: row.workspace, units: row.units, revision: Number(row.stream_revision ?? -1) } : null;
+  return row ? { id: row.id, workspace: row.workspace, units: row.units, revision: row.revision } : null;
 }

@@ -72,7 +72,7 @@ async function readResources(db: Executor, ids: readonly string[]): Promise<Map<
   const read = new Map<string, ResourceAtRevision>();
   if (ids.length === 0) return read;
   const { rows } = await sql<ResourceTextRow>`
-    select r.id, r.workspace, r.resource_type, r.resource_id, r.resource_name, r.capacity, r.units, r.group_id, r.is_active, r.deleted_at, r.stream_revision,
+    select r.id, r.workspace, r.resource_type, r.resource_id, r.resource_name, r.capacity, r.units, r.parts, r.group_id, r.is_active, r.deleted_at, r.stream_revision,
       r.booking_policy::text as booking_policy, r.availability::text as availability,
       ${utcTextOf('r.created_at')} as created_at, ${utcTextOf('r.updated_at')} as updated_at, ${policyKeyOf} as policy_key
     from resources r where r.id = any(${[...ids]}::uuid[])`.execute(db);
@@ -174,4 +174,11 @@ export async function findHeldInWindows(db: Executor, workspace: string, windows
     else byResource.set(row.bookable_resource_id, [booking]);
   }
   return byResource;
+}
+
+/** The live wholes of a workspace with their parts (contract §22): whom each resource shares its bookings with. */
+export async function findWholes(db: Executor, workspace: string): Promise<{ id: string; parts: string[] }[]> {
+  const { rows } = await sql<{ id: string; parts: string[] }>`
+    select id, parts from resources where workspace = ${workspace}::uuid and parts is not null and deleted_at is null`.execute(db);
+  return rows;
 }

@@ -11,6 +11,7 @@ export function rowToResource(row: ResourceRow): Resource {
     resourceName: row.resource_name,
     capacity: row.capacity,
     units: row.units,
+    parts: row.parts,
     groupId: row.group_id,
     isActive: row.is_active,
     // A policy stored before a field existed (buffers) has that field's default.
@@ -31,6 +32,7 @@ export function resourceToRow(resource: Resource, streamRevision: number): Inser
     resource_name: resource.resourceName,
     capacity: resource.capacity,
     units: resource.units,
+    parts: resource.parts,
     group_id: resource.groupId,
     is_active: resource.isActive,
     booking_policy: JSON.stringify(resource.bookingPolicy),

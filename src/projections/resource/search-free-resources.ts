@@ -13,7 +13,8 @@ import { emptyQuotaLedger } from '../../domain/quota/quota-refusal.js';
 import type { Executor } from '../../infra/db/database.js';
 import { findBlackoutsOverlapping, findBlackoutsOverlappingAny } from '../blackout/blackout-queries.js';
 import { findQuotaLedger, findQuotaUsages } from '../quota/quota-queries.js';
-import { findHeldInWindows, findMatchingResources, type FreeResourceFilter, type Window } from './free-resource-candidates.js';
+import { findHeldInWindows, findMatchingResources, findWholes, type FreeResourceFilter, type Window } from './free-resource-candidates.js';
+import { sharingOf } from '../../domain/resource/resource-parts.js';
 
 export type FreeResourcesAnswer = { free: ListedResource[]; partlyFree: PartlyFree[]; suggestions: Suggestion[] | null };
 
@@ -45,8 +46,12 @@ function widestBuffers(matching: readonly Omit<FreeResourceCandidate, 'bookings'
 async function withHeld(db: Executor, workspace: string, matching: Omit<FreeResourceCandidate, 'bookings'>[], windows: Window[], ids?: string[]): Promise<FreeResourceCandidate[]> {
   const buffers = widestBuffers(matching);
   const widened = windows.map((w) => occupiedRange(w.start, w.end, buffers));
-  const held = await findHeldInWindows(db, workspace, widened, ids);
-  return matching.map((candidate) => ({ ...candidate, bookings: held.get(candidate.resource.id) ?? [] }));
+  // A whole is taken by its parts' bookings and a part by its wholes' (contract §22).
+  const sharing = sharingOf(await findWholes(db, workspace));
+  const read = ids && [...new Set(ids.flatMap((id) => [id, ...(sharing.get(id) ?? [])]))];
+  const held = await findHeldInWindows(db, workspace, widened, read);
+  const occupying = (id: string) => [id, ...(sharing.get(id) ?? [])].flatMap((other) => held.get(other) ?? []);
+  return matching.map((candidate) => ({ ...candidate, bookings: occupying(candidate.resource.id) }));
 }
 
 /** The windows a series' occurrences may take: one expansion per zone and horizon among the candidates. */

@@ -26,6 +26,7 @@ export function resource(policy: BookingPolicyPatch = {}, extra: Partial<Resourc
     resourceName: 'Board room',
     capacity: 8,
     units: 1,
+    parts: null,
     groupId: null,
     isActive: true,
     bookingPolicy: mergeBookingPolicy(defaultBookingPolicy, policy),

@@ -54,7 +54,7 @@ describe('migration 0018: buffers and createdBy on bookings', function () {
         return rows.map((r) => r['QUERY PLAN']).join('\n');
       });
       // The constraint's own index, or the free search's over the same occupied ranges (migration 0021).
-      expect(plan).to.match(/bookings_no_overlap|bookings_held_by_workspace_range/);
+      expect(plan).to.match(/bookings_no_overlap|bookings_held_by_workspace_range|bookings_active_by_resource_range/);
 
       await migrateTo(db, '0017-utilization-microseconds');
       const columnsAfterDown = await sql<{ n: number }>`

@@ -11,7 +11,7 @@ import { checkpointPlaced, fastWorkerOptions, waitFor } from '../../workers/work
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
-const baseKeys = ['id', 'bookableResourceId', 'resourceId', 'resourceType', 'bookerEmail', 'bookerProfileId', 'createdBy', 'startTime', 'endTime', 'status', 'title', 'workspace', 'isSeriesParent', 'recurrenceParentId', 'bundleId'];
+const baseKeys = ['id', 'bookableResourceId', 'resourceId', 'resourceType', 'bookerEmail', 'bookerProfileId', 'createdBy', 'startTime', 'endTime', 'status', 'title', 'workspace', 'isSeriesParent', 'recurrenceParentId', 'bundleId', 'units'];
 
 describe('webhook delivery', () => {
   let receiver: WebhookReceiver;

@@ -11,6 +11,8 @@ export type ResourcesTable = {
   units: Generated<number>;
   /** Whether the resource has ever had more than one unit: its bookings are then counted in the append (migration 0031). */
   counted: Generated<boolean>;
+  /** A combined room's parts (contract §22), null without. */
+  parts: string[] | null;
   group_id: string | null;
   is_active: boolean;
   booking_policy: JSONColumnType<BookingPolicy, string, string>;

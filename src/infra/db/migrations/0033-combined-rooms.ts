@@ -1,0 +1,93 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * Contract §22, combined rooms: a resource may have `parts` (registration ids of resources of one
+ * unit without parts of their own). A booking occupies its resource and, on a whole, its parts: two
+ * active bookings conflict when their occupied ranges overlap and they share a resource.
+ *
+ * `sharing_resources(r)` are the resources other than r whose bookings share one with a booking of
+ * r: r's parts, the wholes holding r, and the wholes holding one of r's parts. Empty for every
+ * resource that is neither a whole nor a part.
+ *
+ * The guard in the append (the exclusion constraint guards one resource only): before an event that
+ * places an active booking (a create or a reschedule) is inserted, the trigger takes the occupation
+ * lock (lock-keys.ts's occupationLockKeyPrefix) of its resource and of every sharing
+ * one, in id order, then reads the sharing resources again with a fresh snapshot (a change of parts
+ * committed meanwhile adds its resources, locked too) and looks for an active booking of one of them
+ * whose occupied range overlaps. One in the way means the decision did not see it (it was decided
+ * on another resource's stream): the append fails and the command decides again, which answers 409.
+ * A change of `parts` takes the same locks (src/commands/resource/update-resource.ts) before it
+ * checks the bookings it would make conflict, so the two take turns.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`alter table resources add column parts uuid[]`.execute(db);
+  await sql`create index resources_by_part on resources using gin (parts) where parts is not null`.execute(db);
+  await sql`
+    create function sharing_resources(resource uuid) returns uuid[]
+    language sql stable as $$
+      select coalesce(array_agg(distinct s.id order by s.id), '{}') from (
+        select unnest(r.parts) as id from resources r where r.id = $1
+        union
+        select w.id from resources w, resources r
+        where r.id = $1 and w.id <> $1 and w.deleted_at is null and w.parts is not null
+          and w.parts && (array[$1] || coalesce(r.parts, '{}'))) as s
+    $$`.execute(db);
+  await sql`
+    create function occupation_lock_key(resource uuid) returns bigint
+    language sql immutable strict as $$ select hashtextextended('workspace-booking:occupation:' || resource::text, 0) $$`.execute(db);
+  await sql`
+    create function hold_shared_occupation() returns trigger language plpgsql as $$
+    declare
+      booking jsonb := new.data -> 'booking';
+      resource uuid := (booking ->> 'bookableResourceId')::uuid;
+      sharing uuid[];
+      locked uuid[] := '{}';
+      other uuid;
+      occupied tstzrange;
+      hit uuid;
+    begin
+      if booking is null or (booking ->> 'isSeriesParent')::boolean or booking ->> 'status' not in ('pending', 'confirmed') then
+        return new;
+      end if;
+      if new.event_type = 'BookingRescheduled' and new.data ->> 'previousStartTime' = booking ->> 'startTime'
+        and new.data ->> 'previousEndTime' = booking ->> 'endTime' then
+        return new;
+      end if;
+      sharing := sharing_resources(resource);
+      loop
+        for other in select unnest(array[resource] || sharing) except select unnest(locked) order by 1 loop
+          perform pg_advisory_xact_lock(occupation_lock_key(other));
+          locked := locked || other;
+        end loop;
+        sharing := sharing_resources(resource);
+        exit when (array[resource] || sharing) <@ locked;
+      end loop;
+      occupied := booking_occupied_range((booking ->> 'startTime')::timestamptz, (booking ->> 'endTime')::timestamptz,
+        coalesce((booking ->> 'bufferBeforeMinutes')::integer, 0), coalesce((booking ->> 'bufferAfterMinutes')::integer, 0));
+      foreach other in array sharing loop
+        select b.id into hit from bookings b
+        where b.bookable_resource_id = other and b.id <> (booking ->> 'id')::uuid
+          and b.status in ('pending', 'confirmed') and not b.is_series_parent
+          and booking_occupied_range(b.start_time, b.end_time, b.buffer_before_minutes, b.buffer_after_minutes) && occupied
+        limit 1;
+        if hit is not null then
+          raise exception 'booking % shares resource % with booking % at that time', booking ->> 'id', other, hit
+            using errcode = 'check_violation', constraint = 'bookings_share_no_resource';
+        end if;
+      end loop;
+      return new;
+    end $$`.execute(db);
+  await sql`
+    create trigger events_booking_shares_no_resource before insert on events
+    for each row when (new.event_type in ('BookingCreated', 'BookingRescheduled'))
+    execute function hold_shared_occupation()`.execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop trigger events_booking_shares_no_resource on events`.execute(db);
+  await sql`drop function hold_shared_occupation()`.execute(db);
+  await sql`drop function occupation_lock_key(uuid)`.execute(db);
+  await sql`drop function sharing_resources(uuid)`.execute(db);
+  await sql`drop index resources_by_part`.execute(db);
+  await sql`alter table resources drop column parts`.execute(db);
+}
