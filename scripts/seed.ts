@@ -149,6 +149,10 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   await ensureZone(asAdmin, 'demo-project-room', 'Project room');
   await ensureZone(asAdmin, 'demo-desk-area', 'Desk area (40 desks)');
   await ensureZone(asAdmin, 'demo-car-park', 'Car park (120 spaces)');
+  await ensureZone(asAdmin, 'demo-hall-east', 'Hall, east half');
+  await ensureZone(asAdmin, 'demo-hall-west', 'Hall, west half');
+  await ensureZone(asAdmin, 'demo-hall', 'Hall (both halves)');
+  await ensureZone(asAdmin, 'demo-video-kit', 'Video kit');
   const availability = { timeZone, hours: weekdays };
   await ensureResource(asAdmin, 'demo-board-room', { capacity: 12, availability, bookingPolicy: { maxDurationMinutes: 240, autoConfirm: false, bufferAfterMinutes: 15 } });
   const focusRoom = await ensureResource(asAdmin, 'demo-focus-room', {
@@ -167,6 +171,11 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   // Pools (contract §21): one resource each, counted in units.
   const deskArea = await ensureResource(asAdmin, 'demo-desk-area', { units: 40, availability, bookingPolicy: { maxDurationMinutes: 600 } });
   const carPark = await ensureResource(asAdmin, 'demo-car-park', { units: 120, bookingPolicy: { maxDurationMinutes: 720 } });
+  // A combined room (contract §22): the hall is booked whole or by halves, never both at once.
+  const east = await ensureResource(asAdmin, 'demo-hall-east', { capacity: 60, availability });
+  const west = await ensureResource(asAdmin, 'demo-hall-west', { capacity: 60, availability });
+  await ensureResource(asAdmin, 'demo-hall', { capacity: 120, availability, parts: [east, west] });
+  await ensureResource(asAdmin, 'demo-video-kit', { availability });
 
   const titles = await bookingTitles(asAdmin);
   const review = await ensureBooking(asAdmin, titles, 'demo-board-room', 'Demo: quarterly review', 2, '10:00', '12:00');
@@ -179,6 +188,22 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   await ensureBooking(asAdmin, titles, 'demo-desk-area', 'Demo: team day (12 desks)', 1, '09:00', '17:00', 12);
   await ensureBooking(asMember, titles, 'demo-desk-area', 'Demo: a desk for the morning', 1, '08:00', '12:00');
   await ensureBooking(asAdmin, titles, 'demo-car-park', 'Demo: visitors parking (5 spaces)', 1, '08:00', '18:00', 5);
+  await ensureBooking(asAdmin, titles, 'demo-hall', 'Demo: town hall (whole hall)', 3, '10:00', '11:00');
+  await ensureBooking(asMember, titles, 'demo-hall-east', 'Demo: workshop (east half)', 3, '13:00', '15:00');
+  // The board room with the video kit, booked as one (contract §22).
+  if (!titles.has('Demo: board meeting with video')) {
+    const bundle = {
+      title: 'Demo: board meeting with video',
+      startTime: workingDay(4, '09:00').toString({ timeZoneName: 'never' }),
+      endTime: workingDay(4, '10:00').toString({ timeZoneName: 'never' }),
+      items: [
+        { resourceType: 'zone', resourceId: 'demo-board-room' },
+        { resourceType: 'zone', resourceId: 'demo-video-kit' },
+      ],
+    };
+    const created = expectStatus(await asAdmin('POST', '/booking/v1/bundles', bundle), [201], 'bundle "Demo: board meeting with video"');
+    console.error(`  bundle "Demo: board meeting with video" (${created.bookings.length} bookings)`);
+  }
   if (!titles.has('Demo: stand-up')) {
     const start = workingDay(1, '09:30', standUpDays);
     const series = {
@@ -236,6 +261,11 @@ Try:
     -d '{"resourceType":"zone","resourceId":"demo-car-park","title":"Parking","startTime":"${workingDay(1, '08:00').toString({ timeZoneName: 'never' })}","endTime":"${workingDay(1, '18:00').toString({ timeZoneName: 'never' })}","units":2}'    # two spaces
   curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${deskArea}/schedule?from=${encodeURIComponent(workingDay(1, '00:00').toString({ timeZoneName: 'never' }))}&to=${encodeURIComponent(workingDay(2, '00:00').toString({ timeZoneName: 'never' }))}&tz=${timeZone}'    # "usage": desks in use, run by run
   curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${carPark}/available-slots?date=${workingDay(1, '00:00').toPlainDate()}&slotMinutes=60&units=4&tz=${timeZone}'    # each slot's availableUnits
+  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${west}/schedule?from=${encodeURIComponent(workingDay(3, '00:00').toString({ timeZoneName: 'never' }))}&to=${encodeURIComponent(workingDay(4, '00:00').toString({ timeZoneName: 'never' }))}&tz=${timeZone}'    # the town hall occupies the west half: "viaResourceId"
+  curl -s -X POST -H "authorization: Bearer $MEMBER_TOKEN" -H 'content-type: application/json' '${baseUrl}/booking/v1/bookings' \
+    -d '{"resourceType":"zone","resourceId":"demo-hall","title":"Whole hall","startTime":"${workingDay(3, '14:00').toString({ timeZoneName: 'never' })}","endTime":"${workingDay(3, '15:00').toString({ timeZoneName: 'never' })}"}'    # 409: the east half's workshop is in the way
+  curl -s -X POST -H "authorization: Bearer $MEMBER_TOKEN" -H 'content-type: application/json' '${baseUrl}/booking/v1/bundles' \
+    -d '{"title":"Offsite prep","startTime":"${workingDay(4, '14:00').toString({ timeZoneName: 'never' })}","endTime":"${workingDay(4, '15:00').toString({ timeZoneName: 'never' })}","items":[{"resourceType":"zone","resourceId":"demo-hall-west"},{"resourceType":"zone","resourceId":"demo-video-kit"}]}'    # a half and the kit, all or nothing
   curl -s -H "authorization: Bearer $ADMIN_TOKEN" '${baseUrl}/catalog/v1/applications/released'
   curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/waitlist?resourceType=zone&resourceId=demo-board-room'${
     review && waiting ? `

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { blackoutLockKeyPrefix, notifyLockKeyPrefix, poolLockKeyPrefix, quotaLockKeyPrefix } from '../../src/infra/db/lock-keys.js';
+import { blackoutLockKeyPrefix, notifyLockKeyPrefix, occupationLockKeyPrefix, poolLockKeyPrefix, quotaLockKeyPrefix } from '../../src/infra/db/lock-keys.js';
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const migration = (number: string) => {
@@ -18,6 +18,7 @@ describe('advisory-lock keys (src/infra/db/lock-keys.ts)', () => {
     ['0019', 'blackoutLockKeyPrefix', blackoutLockKeyPrefix],
     ['0027', 'quotaLockKeyPrefix', quotaLockKeyPrefix],
     ['0031', 'poolLockKeyPrefix', poolLockKeyPrefix],
+    ['0033', 'occupationLockKeyPrefix', occupationLockKeyPrefix],
   ] as const) {
     it(`migration ${number} builds its key in SQL from ${name} and names it`, () => {
       const text = migration(number);

@@ -78,7 +78,7 @@ describe('the seed’s service address', () => {
     expect(member).to.be.a('string');
 
     const tries = [...first.stdout.matchAll(/curl -s -H "authorization: Bearer \$(\w+)" '([^']+)'/g)];
-    expect(tries).to.have.length(8);
+    expect(tries).to.have.length(9);
     for (const [, tokenName, url] of tries) {
       const answer = await fetch(url!, { headers: { authorization: `Bearer ${exported(first.stdout, tokenName!)}` } });
       expect(answer.status, url).to.equal(200);

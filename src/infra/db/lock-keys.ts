@@ -25,5 +25,8 @@ export const blackoutLockKeyPrefix = 'workspace-booking:blackouts:';
 /** The appends that place a booking on a pool take turns per resource: in SQL only, migration 0031's hold_pool_units. */
 export const poolLockKeyPrefix = 'workspace-booking:pool:';
 
+/** The appends that place a booking, and the changes of parts, take turns per resource they occupy: in SQL, migration 0033's occupation_lock_key. */
+export const occupationLockKeyPrefix = 'workspace-booking:occupation:';
+
 /** One notifying commit at a time per channel: in SQL only, migration 0009's notify_channel. */
 export const notifyLockKeyPrefix = 'workspace-booking:notify:';
