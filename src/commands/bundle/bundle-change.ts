@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Booking } from '../../domain/booking/booking.js';
 import type { BookingEvent } from '../../domain/booking/booking-events.js';
@@ -11,6 +12,10 @@ import { findBookedResource } from '../../projections/booking/booking-queries.js
 import { findBundleBookings } from '../../projections/booking/bundle-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommandOnStreams, type AppendFailure } from '../handle-command.js';
+import { overlapMeansRetry } from '../booking/overlap-means-retry.js';
+import { promoteWaiters } from '../../domain/waitlist/promote-waiters.js';
+import type { WaitlistEvent } from '../../domain/waitlist/waitlist-events.js';
+import { withWaiters, type WithWaiters } from '../waitlist/promotions.js';
 import { bundlesNeedOneTransaction, type Bundle } from './create-bundle.js';
 
 export type BundleChange<State extends BookingMoveState> = {
@@ -23,25 +28,41 @@ export type BundleChange<State extends BookingMoveState> = {
 };
 
 /**
+ * The events of each booking's resource: the bundle's change to it, then the promotions of that
+ * resource's waiters the change allows (contract §23), in the same append as the freeing.
+ */
+function withPromotions<State extends BookingMoveState & WithWaiters>(ctx: CommandContext, states: readonly State[], changed: readonly BookingEvent[]) {
+  return states.flatMap((state) => {
+    const own = changed.filter((event) => event.data.booking.id === state.booking!.id);
+    if (own.length === 0) return [];
+    const events: (BookingEvent | WaitlistEvent)[] = [...own, ...promoteWaiters(own, state.waiters, ctx.now(), randomUUID)];
+    return [{ streamId: resourceStreamId(state.booking!.bookableResourceId), events }];
+  });
+}
+
+/**
  * A change to every booking of a bundle (move, cancel) in one decision over their resources'
- * streams: the bookings read in the items' order, each with its resource, the events appended in
- * one transaction. Answers the bundle as it is afterwards.
+ * streams: the bookings read in the items' order, each with its resource and the waiters its
+ * freeing may let in, the events (and the promotions) appended in one transaction. Answers the
+ * bundle as it is afterwards.
  */
 export async function handleBundleChange<State extends BookingMoveState>(ctx: CommandContext, bundleId: string, change: BundleChange<State>): Promise<Bundle> {
   let bookings: Booking[] = [];
-  const { state, events } = await handleCommandOnStreams<State[], BookingEvent>(ctx, {
+  const loadMore = withWaiters(ctx, change.loadMore);
+  const { state, events } = await handleCommandOnStreams<(State & WithWaiters)[], BookingEvent | WaitlistEvent>(ctx, {
     needsOneTransaction: bundlesNeedOneTransaction,
     async streamIds(db) {
       bookings = await findBundleBookings(db, bundleId);
       return [...new Set(bookings.map((b) => resourceStreamId(b.bookableResourceId)))];
     },
-    load: (db) => Promise.all(bookings.map(async (booking) => change.loadMore(db, { booking, resource: await findBookedResource(db, booking.bookableResourceId) }))),
-    decide: (states) => change.decide(states).map((event) => ({ streamId: resourceStreamId(event.data.booking.bookableResourceId), events: [event] })),
+    load: (db) => Promise.all(bookings.map(async (booking) => loadMore(db, { booking, resource: await findBookedResource(db, booking.bookableResourceId) }))),
+    decide: (states) => withPromotions(ctx, states, change.decide(states)),
     async inTransaction(trx, states) {
       for (const s of states) await change.inTransactionFor?.(s)?.(trx, [], async () => undefined);
     },
-    onConstraintViolation: change.onConstraintViolation,
+    // A promotion's create meets the append's guards as any create does.
+    onConstraintViolation: change.onConstraintViolation ?? overlapMeansRetry,
   });
-  const changed = new Map(events.map((e) => (e.data as BookingEvent['data']).booking).map((b) => [b.id, b]));
+  const changed = new Map(events.flatMap((e) => ('booking' in e.data ? [e.data.booking as Booking] : [])).map((b) => [b.id, b]));
   return { id: bundleId, bookings: state.map((s) => changed.get(s.booking!.id) ?? s.booking!) };
 }

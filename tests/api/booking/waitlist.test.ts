@@ -129,6 +129,36 @@ describe('waitlists over HTTP (contract §23)', function () {
     expect((await server.request('GET', `/booking/v1/waitlist/${second.id}`, { token: bob })).body).to.include({ status: 'fulfilled' });
   });
 
+  it('a bundle’s cancel and move promote the waiters of each resource they free, in the same request; a pool’s waiter asks for units', async () => {
+    const room = await freshRoom();
+    const kit = await freshRoom();
+    const items = [{ resourceType: 'zone', resourceId: room.zoneId }, { resourceType: 'zone', resourceId: kit.zoneId }];
+    const bundle = await server.request('POST', '/booking/v1/bundles', { body: { title: 'Board', startTime: nine, endTime: ten, items } });
+    expect(bundle.status).to.equal(201);
+    const onRoom = (await join(alice, bookingBody(room.zoneId, nine, ten))).body;
+    const onKit = (await join(bob, bookingBody(kit.zoneId, '2027-01-05T09:30:00Z', ten))).body;
+    const moved = await server.request('PATCH', `/booking/v1/bundles/${bundle.body.id}`, { body: { startTime: '2027-01-05T09:30:00Z', endTime: '2027-01-05T10:30:00Z' } });
+    expect(moved.status).to.equal(200);
+    // The move frees 09:00–09:30 only: neither waiter fits yet.
+    expect((await server.request('GET', `/booking/v1/waitlist/${onRoom.id}`, { token: alice })).body).to.include({ status: 'waiting' });
+    const cancelled = await server.request('PATCH', `/booking/v1/bundles/${bundle.body.id}/cancel`, { body: {} });
+    expect(cancelled.status).to.equal(200);
+    for (const [entry, token] of [[onRoom, alice], [onKit, bob]] as const) {
+      expect((await server.request('GET', `/booking/v1/waitlist/${entry.id}`, { token })).body, 'bundle waiter').to.include({ status: 'fulfilled' });
+    }
+    const poolZone = `waitlist-pool-${++counter}`;
+    await registerZone(server, poolZone, { units: 3 });
+    const twoUnits = await server.request('POST', '/booking/v1/bookings', { body: bookingBody(poolZone, nine, ten, { units: 2 }) });
+    await server.request('POST', '/booking/v1/bookings', { body: bookingBody(poolZone, nine, ten) });
+    const waiter = await join(alice, bookingBody(poolZone, nine, ten, { units: 2 }));
+    expect(waiter.status, JSON.stringify(waiter.body)).to.equal(201);
+    const freeing = await server.request('PATCH', `/booking/v1/bookings/${twoUnits.body.id}/cancel`, { body: {} });
+    expect(freeing.status, JSON.stringify(freeing.body)).to.equal(200);
+    const fulfilled = (await server.request('GET', `/booking/v1/waitlist/${waiter.body.id}`, { token: alice })).body;
+    expect(fulfilled).to.include({ status: 'fulfilled', units: 2 });
+    expect((await server.request('GET', `/booking/v1/bookings/${fulfilled.bookingId}`, { token: alice })).body).to.include({ units: 2 });
+  });
+
   it('a reschedule and a series cancel promote too; a waiter refused by a policy at promotion is closed refused', async () => {
     const { zoneId, bookingId } = await takenRoom();
     const waiting = (await join(alice, bookingBody(zoneId, nine, ten))).body;

@@ -40,17 +40,34 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       bookable_resource_id, booking_occupied_range(start_time, end_time, buffer_before_minutes, buffer_after_minutes)
     ) where (status in ('pending', 'confirmed') and not is_series_parent)`.execute(db);
 
+  // The read model is written beside the events of an append, after them: the bookings an earlier
+  // event of the same append changed (a cancel and the promotion it allows, a series' occurrences
+  // moving into each other's times) count as that event left them (`pending`, latest first).
   await sql`
-    create function pool_peak_units(resource uuid, occupied tstzrange, except_id uuid) returns integer
+    create function pool_peak_units(resource uuid, occupied tstzrange, except_id uuid, pending jsonb default '[]') returns integer
     language sql stable as $$
       -- The most units the resource's other active bookings use at one instant of the range: at one
       -- instant ends come before starts (ranges are half-open), so the running sum peaks exactly.
-      with held as (
+      with latest as (
+        select distinct on (p.booking ->> 'id') p.booking
+        from jsonb_array_elements(pending) with ordinality as p (booking, n)
+        order by p.booking ->> 'id', p.n),
+      held as (
         select booking_occupied_range(b.start_time, b.end_time, b.buffer_before_minutes, b.buffer_after_minutes) as r, b.units
         from bookings b
         where b.bookable_resource_id = resource and b.id is distinct from except_id
           and b.status in ('pending', 'confirmed') and not b.is_series_parent
-          and booking_occupied_range(b.start_time, b.end_time, b.buffer_before_minutes, b.buffer_after_minutes) && occupied)
+          and booking_occupied_range(b.start_time, b.end_time, b.buffer_before_minutes, b.buffer_after_minutes) && occupied
+          and not exists (select 1 from latest where (latest.booking ->> 'id')::uuid = b.id)
+        union all
+        select booking_occupied_range((l.booking ->> 'startTime')::timestamptz, (l.booking ->> 'endTime')::timestamptz,
+            coalesce((l.booking ->> 'bufferBeforeMinutes')::integer, 0), coalesce((l.booking ->> 'bufferAfterMinutes')::integer, 0)),
+          coalesce((l.booking ->> 'units')::integer, 1)
+        from latest l
+        where (l.booking ->> 'id')::uuid is distinct from except_id
+          and l.booking ->> 'status' in ('pending', 'confirmed') and not coalesce((l.booking ->> 'isSeriesParent')::boolean, false)
+          and booking_occupied_range((l.booking ->> 'startTime')::timestamptz, (l.booking ->> 'endTime')::timestamptz,
+            coalesce((l.booking ->> 'bufferBeforeMinutes')::integer, 0), coalesce((l.booking ->> 'bufferAfterMinutes')::integer, 0)) && occupied)
       select coalesce(max(used), 0)::integer from (
         select sum(delta) over (order by at, delta rows unbounded preceding) as used from (
           select greatest(lower(r), lower(occupied)) as at, units as delta from held
@@ -65,6 +82,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       asked integer := coalesce((booking ->> 'units')::integer, 1);
       occupied tstzrange;
       pool integer;
+      pending jsonb := '[]';
+      earlier record;
     begin
       if booking is null or (booking ->> 'isSeriesParent')::boolean or booking ->> 'status' not in ('pending', 'confirmed') then
         return new;
@@ -78,10 +97,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       end if;
       -- The key of lock-keys.ts's poolLockKeyPrefix.
       perform pg_advisory_xact_lock(hashtextextended('workspace-booking:pool:' || resource::text, 0));
+      -- The events of this append before this one (this transaction's, the stream's newest).
+      for earlier in select e.data, e.xmin from events e where e.stream_id = new.stream_id and e.stream_revision < new.stream_revision order by e.stream_revision desc loop
+        exit when earlier.xmin <> pg_current_xact_id()::xid;
+        if earlier.data ? 'booking' then
+          pending := pending || jsonb_build_array(earlier.data -> 'booking');
+        end if;
+      end loop;
       occupied := booking_occupied_range((booking ->> 'startTime')::timestamptz, (booking ->> 'endTime')::timestamptz,
         coalesce((booking ->> 'bufferBeforeMinutes')::integer, 0), coalesce((booking ->> 'bufferAfterMinutes')::integer, 0));
       select units into pool from resources where id = resource;
-      if pool_peak_units(resource, occupied, (booking ->> 'id')::uuid) + asked > pool then
+      if pool_peak_units(resource, occupied, (booking ->> 'id')::uuid, pending) + asked > pool then
         raise exception 'booking % would put more than % units of resource % in use', booking ->> 'id', pool, resource
           using errcode = 'check_violation', constraint = 'bookings_within_pool_units';
       end if;
@@ -96,7 +122,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop trigger events_booking_within_pool_units on events`.execute(db);
   await sql`drop function hold_pool_units()`.execute(db);
-  await sql`drop function pool_peak_units(uuid, tstzrange, uuid)`.execute(db);
+  await sql`drop function pool_peak_units(uuid, tstzrange, uuid, jsonb)`.execute(db);
   await sql`drop index bookings_active_by_resource_range`.execute(db);
   await sql`alter table bookings drop constraint bookings_no_overlap`.execute(db);
   await sql`
