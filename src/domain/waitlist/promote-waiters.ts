@@ -7,6 +7,8 @@ import { decideCreateBooking } from '../booking/decide-create-booking.js';
 import type { ApprovalDelegation } from '../approval/approval-delegation.js';
 import { buffersOf, occupiedMs, occupiedMsOf } from '../booking/occupied-range.js';
 import type { Resource } from '../resource/resource.js';
+import { quotaMatches } from '../quota/quota.js';
+import { amountOf, type QuotaUsage } from '../quota/quota-usage.js';
 import type { WaitlistEvent } from './waitlist-events.js';
 import type { WaitlistEntry } from './waitlist-entry.js';
 
@@ -26,6 +28,20 @@ export function reachOfFreeing(freed: readonly Booking[], resource: Resource): {
     const held = occupiedMsOf(booking);
     const { startMs: fromMs, endMs: toMs } = occupiedMs(held.startMs, held.endMs, opposite);
     return { fromMs, toMs };
+  });
+}
+
+/**
+ * The booker's quota usage with the bookings promoted for them earlier in the same freeing: they
+ * count in the period that holds their start, as a booking made before would.
+ */
+function withPromoted(quotas: readonly QuotaUsage[], resource: Resource | null, promoted: readonly Booking[]): readonly QuotaUsage[] {
+  if (promoted.length === 0 || !resource || quotas.length === 0) return quotas;
+  return quotas.map((quota) => {
+    if (!quotaMatches(quota, resource)) return quota;
+    const inPeriod = promoted.map((b) => ({ start: Temporal.Instant.from(b.startTime), end: Temporal.Instant.from(b.endTime) }))
+      .filter(({ start }) => Temporal.Instant.compare(start, quota.periodStart) >= 0 && Temporal.Instant.compare(start, quota.periodEnd) < 0);
+    return { ...quota, used: quota.used + inPeriod.reduce((sum, { start, end }) => sum + amountOf(quota.unit, start, end), 0) };
   });
 }
 
@@ -56,10 +72,12 @@ export function promoteWaiters(freeing: readonly BookingEvent[], waiters: readon
       events.push({ type: 'WaitlistClosed', data: { entry: closed(entry, { status: 'expired' }, at), by: 'system', at } });
       continue;
     }
+    const ownPromoted = promoted.filter((booking) => booking.bookerProfileId === entry.bookerProfileId);
     const after = {
       ...state,
       overlapping: [...state.overlapping.filter((held) => !moved.has(held.id)), ...[...moved.values()].filter(holdsSlot), ...promoted],
-      activeBookingsOfBooker: state.activeBookingsOfBooker + promoted.filter((booking) => booking.bookerProfileId === entry.bookerProfileId).length,
+      activeBookingsOfBooker: state.activeBookingsOfBooker + ownPromoted.length,
+      quotas: withPromoted(state.quotas, state.resource, ownPromoted),
     };
     const command = { id: newId(), title: entry.title, startTime: Temporal.Instant.from(entry.startTime), endTime: Temporal.Instant.from(entry.endTime), bookerProfileId: entry.bookerProfileId, bookerEmail: entry.bookerEmail, units: entry.units };
     const refusal = createRefusal(command, after, bookerOf(entry), now);

@@ -3,7 +3,7 @@ import type { BookingCancelled } from '../../../src/domain/booking/booking-event
 import type { Booking } from '../../../src/domain/booking/booking.js';
 import { promoteWaiters, reachOfFreeing, type Waiter } from '../../../src/domain/waitlist/promote-waiters.js';
 import type { WaitlistEntry } from '../../../src/domain/waitlist/waitlist-entry.js';
-import { booking, now, resource, resourceUuid, workspace } from '../booking/booking-fixtures.js';
+import { at, booking, now, resource, resourceUuid, workspace } from '../booking/booking-fixtures.js';
 import { given } from '../booking/decider-spec.js';
 
 // Contract §23: a freeing on the resource promotes the waiters, first made first, in the same decision.
@@ -93,6 +93,22 @@ describe('promoteWaiters (contract §23)', () => {
       ['BookingCreated', undefined],
       ['WaitlistFulfilled', 'fulfilled'],
       ['WaitlistClosed', 'refused'],
+    ]);
+  });
+
+  it('refused counts the earlier promotions in the quotas too: a booker with one booking a day left gets one slot, not two', () => {
+    const quota = {
+      id: 'q0000000-0000-4000-8000-000000000001', workspace, resourceType: null, groupId: null, resourceIds: null, limit: 1, unit: 'bookings' as const, per: 'day' as const,
+      timeZone: 'UTC', createdBy: 'admin', createdAt: '2027-01-01T00:00:00Z',
+      periodStart: at('2027-01-05T00:00:00Z'), periodEnd: at('2027-01-06T00:00:00Z'), used: 0,
+    };
+    const first = entry();
+    const second = entry({ startTime: '2027-01-05T11:00:00Z', endTime: '2027-01-05T12:00:00Z' });
+    const events = promote([cancel(taken)])([waiter(first, [taken], { quotas: [quota] }), waiter(second, [], { quotas: [quota] })]);
+    expect(events.map((e) => [e.type, (e.data as { entry?: WaitlistEntry }).entry?.policy])).to.deep.equal([
+      ['BookingCreated', undefined],
+      ['WaitlistFulfilled', null],
+      ['WaitlistClosed', 'quota'],
     ]);
   });
 
