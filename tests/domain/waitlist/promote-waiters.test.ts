@@ -112,6 +112,21 @@ describe('promoteWaiters (contract §23)', () => {
     ]);
   });
 
+  it('units: on a pool, a freeing lets in the waiters whose units now fit, first made first; one asking more keeps waiting', () => {
+    const pool = resource({}, { units: 3 });
+    const twoUnits = booking({ startTime: '2027-01-05T09:00:00Z', endTime: '2027-01-05T10:00:00Z', units: 2, pooled: true, bookerProfileId: 'owner' });
+    const oneUnit = booking({ startTime: '2027-01-05T09:00:00Z', endTime: '2027-01-05T10:00:00Z', units: 1, pooled: true, bookerProfileId: 'owner' });
+    const asksThree = entry({ units: 3 });
+    const asksTwo = entry({ units: 2 });
+    const asksOne = entry({ units: 1 });
+    const held = [twoUnits, oneUnit];
+    const events = promote([cancel(twoUnits)])([asksThree, asksTwo, asksOne].map((e) => ({ entry: e, state: { ...waiter(e, held).state, resource: pool } })));
+    expect(events.map((e) => [e.type, (e.data as { entry?: WaitlistEntry }).entry?.id ?? (e.data as { booking?: Booking }).booking?.units])).to.deep.equal([
+      ['BookingCreated', 2],
+      ['WaitlistFulfilled', asksTwo.id],
+    ]);
+  });
+
   it('expired: an entry whose start has passed is closed expired, not booked', () => {
     const late = entry({ startTime: '2027-01-04T07:30:00Z', endTime: '2027-01-04T09:00:00Z' });
     given([waiter(late, [])])
