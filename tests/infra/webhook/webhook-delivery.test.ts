@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { sql } from 'kysely';
-import { fireDueTimers } from '../../../src/workers/timer/fire-due-timers.js';
 import { startWorkers, type RunningWorkers } from '../../../src/workers/start-workers.js';
 import type { WorkerOptions } from '../../../src/workers/worker-options.js';
 import { bookingBody, registerZone, setClock } from '../../api/booking/booking-api.js';
@@ -70,10 +69,13 @@ describe('webhook delivery', () => {
     await server.request('PATCH', `/booking/v1/bookings/${approved}/cancel`, { body: { reason: 'room needed' } });
 
     const missed = await book('zone-b', '13:00', '14:00');
+    // The running workers fire the timers. The clock moves past the start only once the reminder is
+    // out: a reminder decided after the start no longer applies, and is rightly never sent.
     setClock(server, `${date}T12:55:00Z`);
-    await fireDueTimers(server.services, { batchSize: 100, leaseMs: 60_000, retryMs: 1_000 });
+    workers!.wake();
+    await waitFor(() => namesFor(missed).includes('booking.reminder'), { what: 'the reminder' });
     setClock(server, `${date}T13:15:00Z`);
-    await fireDueTimers(server.services, { batchSize: 100, leaseMs: 60_000, retryMs: 1_000 });
+    workers!.wake();
 
     await waitFor(() => eventsFor(used).length === 3 && eventsFor(approved).length === 3 && eventsFor(missed).length === 3, { what: 'nine deliveries' });
     expect(namesFor(used)).to.deep.equal(['booking.create', 'booking.checkin', 'booking.checkout']);
