@@ -149,6 +149,26 @@ describe('waitlists over HTTP (contract §23)', function () {
     expect((await server.request('GET', `/booking/v1/waitlist/${behind.id}`, { token: carol })).body).to.include({ status: 'waiting', position: 1 });
   });
 
+  it('each waiter is tried with its own window, buffers included, and its own quota usage', async () => {
+    const room = await freshRoom({ bufferAfterMinutes: 30 });
+    const quota = await server.request('POST', '/booking/v1/quotas', { body: { limit: 1, unit: 'bookings', per: 'day', resourceIds: [room.id] } });
+    expect(quota.status).to.equal(201);
+    const at = (hhmm: string) => `2027-01-05T${hhmm}:00Z`;
+    const dave = server.token({ level: 'LV4', sub: 'dave', email: 'dave@example.com' });
+    const booked = await server.request('POST', '/booking/v1/bookings', { body: bookingBody(room.zoneId, nine, ten) });
+    const overQuota = (await join(alice, bookingBody(room.zoneId, nine, ten))).body;
+    expect((await server.request('POST', '/booking/v1/bookings', { body: bookingBody(room.zoneId, at('13:00'), at('14:00')), token: alice })).status).to.equal(201);
+    expect((await server.request('POST', '/booking/v1/bookings', { body: bookingBody(room.zoneId, at('11:00'), at('11:30')), token: carol })).status).to.equal(201);
+    // Its 30 minutes after would reach carol's booking at 11:00.
+    const bufferedOut = (await join(bob, bookingBody(room.zoneId, at('09:30'), at('10:40')))).body;
+    const fitting = (await join(dave, bookingBody(room.zoneId, nine, at('09:45')))).body;
+    expect((await server.request('PATCH', `/booking/v1/bookings/${booked.body.id}/cancel`, { body: {} })).status).to.equal(200);
+    expect((await server.request('GET', `/booking/v1/waitlist/${overQuota.id}`, { token: alice })).body).to.include({ status: 'refused', policy: 'quota' });
+    expect((await server.request('GET', `/booking/v1/waitlist/${bufferedOut.id}`, { token: bob })).body).to.include({ status: 'waiting' });
+    expect((await server.request('GET', `/booking/v1/waitlist/${fitting.id}`, { token: dave })).body).to.include({ status: 'fulfilled' });
+    await server.request('DELETE', `/booking/v1/quotas/${quota.body.id}`);
+  });
+
   it('a reschedule and a series cancel promote too; a waiter refused by a policy at promotion is closed refused', async () => {
     const { zoneId, bookingId } = await takenRoom();
     const waiting = (await join(alice, bookingBody(zoneId, nine, ten))).body;
