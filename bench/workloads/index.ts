@@ -14,10 +14,11 @@ import { scheduleAfresh, scheduleUnchanged } from './schedule.js';
 import { statementsPerCreate } from './statements-per-create.js';
 import { tracingCost } from './tracing-cost.js';
 import { utilization } from './utilization.js';
+import { waitlistCancel } from './waitlist-cancel.js';
 
 /**
  * Every workload of `npm run bench`, in the order they run: add yours here (one file each).
  * raw-append stays last: emmett's driver (dumbo) sets pg's bigint parser to BigInt for the whole
  * process, which the bench's own seeding through this service's store does not expect.
  */
-export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, calendarFeedUnchanged, freeSlots, statementsPerCreate, asOfSchedule, utilization, archivedHistory, tracingCost, createWithRules, freeResources, freeResourcesSeries, replicaReads, rawAppend];
+export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, calendarFeedUnchanged, freeSlots, statementsPerCreate, asOfSchedule, utilization, archivedHistory, tracingCost, createWithRules, freeResources, freeResourcesSeries, replicaReads, waitlistCancel, rawAppend];

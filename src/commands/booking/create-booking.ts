@@ -6,9 +6,9 @@ import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import { namedBookerId } from '../../domain/booking/booker.js';
 import { workspaceScope } from '../../domain/access/workspace-scope.js';
 import { decideCreateBooking, type ApproverDelegations, type CreateBooking, type CreateBookingState } from '../../domain/booking/decide-create-booking.js';
-import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
+import { resourceStreamId, type Resource, type ResourceType } from '../../domain/resource/resource.js';
 import { checkUnits } from '../../domain/resource/resource-units.js';
-import { findBookingCreateState } from '../../projections/booking/booking-queries.js';
+import { findBookingCreateState, type BookingCreateState } from '../../projections/booking/booking-queries.js';
 import { findRegisteredResourceId, type FoundRegistration } from '../../projections/resource/find-registered-resource-id.js';
 import type { Executor } from '../../infra/db/database.js';
 import type { CommandContext } from '../command-context.js';
@@ -18,6 +18,7 @@ import { quotaOrOverlapMeansRetry } from './quota-hold.js';
 import { quotaUsagesAt } from '../../domain/quota/quota-usage.js';
 import { findDelegationsOf } from '../../projections/approval/approval-delegation-queries.js';
 import { quotaMatches } from '../../domain/quota/quota.js';
+import type { ApprovalDelegation } from '../../domain/approval/approval-delegation.js';
 
 export type CreateBookingInput = {
   resourceType: ResourceType;
@@ -53,14 +54,26 @@ export async function findCreateState(
   now: Temporal.Instant,
 ): Promise<{ revision: number | null; state: QuotaBoundState }> {
   if (!found) return { revision: null, state: unregistered };
-  const { streamRevision, workspaceQuotas, quotaBookings, ...state } = await findBookingCreateState(db, resourceStreamId(found.id), found.id, booker, startTime, endTime);
+  const { streamRevision, ...read } = await findBookingCreateState(db, resourceStreamId(found.id), found.id, booker, startTime, endTime);
+  return { revision: streamRevision, state: quotaBoundState(read, startTime, await findApproverDelegations(db, read.resource, now)) };
+}
+
+/** A create's state from what its statement read: the quotas that apply to the resource, with the booker's usage at the start. */
+export function quotaBoundState(
+  { workspaceQuotas, quotaBookings, ...state }: Omit<BookingCreateState, 'streamRevision'>,
+  startTime: Temporal.Instant,
+  delegations: readonly ApprovalDelegation[],
+): QuotaBoundState {
   const { resource } = state;
   const applying = resource && quotaBookings ? workspaceQuotas.filter((quota) => quotaMatches(quota, resource)) : [];
   const quotas = applying.length === 0 ? [] : quotaUsagesAt(applying, quotaBookings!.counted, startTime);
-  // Read only when a pending booking will name its approvers' delegates (contract §24).
+  return { ...state, quotas, quotaSeen: applying.length === 0 ? null : quotaBookings!.seen, delegations };
+}
+
+/** The delegations of the resource's approvers, read only when a pending booking will name their delegates (contract §24). */
+export function findApproverDelegations(db: Executor, resource: Resource | null, now: Temporal.Instant): Promise<ApprovalDelegation[]> {
   const approvers = resource && !resource.bookingPolicy.autoConfirm ? resource.bookingPolicy.approvers : [];
-  const delegations = await findDelegationsOf(db, approvers, new Date(now.epochMilliseconds));
-  return { revision: streamRevision, state: { ...state, quotas, quotaSeen: applying.length === 0 ? null : quotaBookings!.seen, delegations } };
+  return findDelegationsOf(db, approvers, new Date(now.epochMilliseconds));
 }
 
 /**

@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
 import type { BookingEvent } from '../../domain/booking/booking-events.js';
 import type { BookingMoveState } from '../../domain/booking/booking-move-state.js';
-import type { Resource } from '../../domain/resource/resource.js';
+import { resourceStreamId, type Resource } from '../../domain/resource/resource.js';
 import { holdsSlot, promoteWaiters, reachOfFreeing, type Waiter } from '../../domain/waitlist/promote-waiters.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import type { WaitlistEvent } from '../../domain/waitlist/waitlist-events.js';
 import type { Executor } from '../../infra/db/database.js';
 import { waitingEntriesOf } from '../../projections/waitlist/waitlist-queries.js';
-import { findCreateState } from '../booking/create-booking.js';
+import { findBookingCreateStates } from '../../projections/booking/create-states-query.js';
+import { findApproverDelegations, quotaBoundState } from '../booking/create-booking.js';
 import type { CommandContext } from '../command-context.js';
 import type { LoadMore } from '../booking/handle-booking-move.js';
 
@@ -22,13 +23,15 @@ export type WithWaiters = { waiters: readonly Waiter[] };
 export async function loadWaiters(ctx: CommandContext, db: Executor, resource: Resource | null, freed?: readonly Booking[]): Promise<Waiter[]> {
   if (!resource || resource.removed) return [];
   const entries = await waitingEntriesOf(db, resource.id, freed && reachOfFreeing(freed.filter(holdsSlot), resource));
-  const found = { id: resource.id, remembered: false };
-  return Promise.all(
-    entries.map(async (entry) => {
-      const times = { startTime: Temporal.Instant.from(entry.startTime), endTime: Temporal.Instant.from(entry.endTime) };
-      return { entry, state: (await findCreateState(db, found, entry.bookerProfileId, times, ctx.now())).state };
-    }),
-  );
+  if (entries.length === 0) return [];
+  // One statement for every waiter: each row is what that waiter's create alone would read.
+  const asks = entries.map((entry) => ({ booker: entry.bookerProfileId, from: Temporal.Instant.from(entry.startTime), to: Temporal.Instant.from(entry.endTime) }));
+  const reads = await findBookingCreateStates(db, resourceStreamId(resource.id), resource.id, asks);
+  const delegations = await findApproverDelegations(db, reads[0]!.resource, ctx.now());
+  return entries.map((entry, i) => {
+    const { streamRevision, ...read } = reads[i]!;
+    return { entry, state: quotaBoundState(read, asks[i]!.from, delegations) };
+  });
 }
 
 /** A move's state loader that also reads the queue of the booking's resource, near the booking's times. */

@@ -1,4 +1,4 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import type { Blackout } from '../../domain/blackout/blackout.js';
 import type { Booking, BookingStatus } from '../../domain/booking/booking.js';
@@ -83,9 +83,9 @@ export type BookingCreateState = {
   blackouts: Blackout[];
 };
 
-type CreateStateArgs = { streamId: string; resourceId: string; booker: string; from: string; to: string };
+export type CreateStateArgs = { streamId: string; resourceId: string; booker: string; from: string; to: string };
 
-type CreateStateRow = Omit<ResourceRow, 'id'> & {
+export type CreateStateRow = Omit<ResourceRow, 'id'> & {
   id: string | null;
   command_stream_revision: number | null;
   overlapping: BookingJsonRow[];
@@ -98,10 +98,12 @@ type CreateStateRow = Omit<ResourceRow, 'id'> & {
 
 type CountedBookingJson = { id: string; resourceId: string; resourceType: Resource['resourceType']; groupId: string | null; startMs: number; endMs: number };
 
-/** The statement of findBookingCreateState, compiled once; an empty range overlaps nothing. */
-function createStateStatement(rangeIsEmpty: boolean) {
-  const p = holesOf() as Holes<CreateStateArgs>;
-  return compileOnce(sql`
+/**
+ * The query of findBookingCreateState, its values taken from `p` (holes, or columns of a row the
+ * query is joined laterally to: create-states-query.ts); an empty range overlaps nothing.
+ */
+export function createStateSql(p: Holes<CreateStateArgs>, rangeIsEmpty: boolean): RawBuilder<unknown> {
+  return sql`
       select resources.*,
         (select stream_revision from streams where stream_id = ${p.streamId}) as command_stream_revision,
         (select coalesce(json_agg(agg), '[]') from (
@@ -126,7 +128,7 @@ function createStateStatement(rangeIsEmpty: boolean) {
           where workspace = resources.workspace and (resource_ids is null or resources.id = any(resource_ids))
             and ${rangeIsEmpty ? sql`false` : sql`tstzrange(from_time, to_time, '[)') && tstzrange(${p.from}::timestamptz, ${p.to}::timestamptz, '[)')`}) as covering) as blackouts
       from (select 1 as one) as constant
-      left join resources on resources.id = ${p.resourceId} and resources.deleted_at is null`);
+      left join resources on resources.id = ${p.resourceId} and resources.deleted_at is null`;
 }
 
 const countedOfJson = (row: CountedBookingJson): CountedBooking => ({
@@ -136,7 +138,10 @@ const countedOfJson = (row: CountedBookingJson): CountedBooking => ({
   endTime: Temporal.Instant.fromEpochMilliseconds(Number(row.endMs)),
 });
 
-const createState = { overlapping: createStateStatement(false), empty: createStateStatement(true) };
+const createState = {
+  overlapping: compileOnce(createStateSql(holesOf() as Holes<CreateStateArgs>, false)),
+  empty: compileOnce(createStateSql(holesOf() as Holes<CreateStateArgs>, true)),
+};
 
 /**
  * Everything a create decides on in one statement, one round trip: the revision of the stream the
@@ -156,6 +161,11 @@ export async function findBookingCreateState(
   const statement = from.epochMilliseconds >= to.epochMilliseconds ? createState.empty : createState.overlapping;
   const args: CreateStateArgs = { streamId, resourceId: bookableResourceId, booker, from: from.toString(), to: to.toString() };
   const { rows } = await db.executeQuery<CreateStateRow>(statement.fill(args));
+  return createStateOfRow(rows[0]!);
+}
+
+/** A row of createStateSql as what a create decides on. */
+export function createStateOfRow(row: CreateStateRow): BookingCreateState {
   const {
     command_stream_revision: streamRevision,
     overlapping: bookings,
@@ -165,7 +175,7 @@ export async function findBookingCreateState(
     quota_counted: counted,
     blackouts,
     ...resource
-  } = rows[0]!;
+  } = row;
   if (resource.id === null) return { streamRevision, resource: null, overlapping: [], activeBookingsOfBooker: 0, workspaceQuotas: [], quotaBookings: null, blackouts: [] };
   return {
     streamRevision,

@@ -41,7 +41,7 @@ const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).fla
 const workspaceAlone = (condition: string) => condition.replace(/\b(\w+\.)?workspace\s*=\s*[^()\s]+/g, '').replace(/[()\s]|\bAND\b/g, '') === '';
 
 /**
- * The plans of the hot statements (create, schedule, slots, list, free search and series search)
+ * The plans of the hot statements (create, a cancel loading its waiters, schedule, slots, list, free search and series search)
  * on a database never analyzed: PostgreSQL here runs without autovacuum and neither the service nor
  * a fresh deployment analyzes, so no plan may depend on statistics. Each statement the service sends
  * is planned as its connections plan it (a generic plan of the prepared statement); none may read
@@ -136,6 +136,14 @@ describe('the hot statements never scan the workspace\'s bookings, without stati
     await expectNoWholesaleScan('create', create(hour(3, 7)));
     await ok(server.request('POST', '/booking/v1/quotas', { token: admin(), body: { limit: 50, unit: 'bookings', per: 'week' } }), 201);
     await expectNoWholesaleScan('create with a quota', create(hour(3, 7).add({ minutes: 30 })));
+  });
+
+  it('a cancel that loads the create states of the waiting entries', async () => {
+    const start = hour(4, 7);
+    const body = bookingBody('b1-f1-r1', start.toString(), start.add({ minutes: 30 }).toString());
+    const booked = await ok(server.request('POST', '/booking/v1/bookings', { token: token(), body }), 201);
+    for (const booker of ['plans-waiter-1', 'plans-waiter-2', 'plans-waiter-3']) await ok(server.request('POST', '/booking/v1/waitlist', { token: admin(), body: { ...body, bookerProfileId: booker } }), 201);
+    await expectNoWholesaleScan('cancel with waiters', () => ok(server.request('PATCH', `/booking/v1/bookings/${booked.id}/cancel`, { token: token(), body: {} })).then(() => undefined));
   });
 
   it('the schedule, the free slots and the list', async () => {

@@ -14,6 +14,7 @@ describe('waitlists over HTTP (contract §23)', function () {
   let server: TestServer;
   let alice: string;
   let bob: string;
+  let carol: string;
   let counter = 0;
   const freshRoom = async (bookingPolicy: Record<string, unknown> = {}) => {
     counter += 1;
@@ -32,6 +33,7 @@ describe('waitlists over HTTP (contract §23)', function () {
     server = await startTestServer();
     alice = server.token({ level: 'LV4', sub: 'alice', email: 'alice@example.com' });
     bob = server.token({ level: 'LV4', sub: 'bob', email: 'bob@example.com' });
+    carol = server.token({ level: 'LV4', sub: 'carol', email: 'carol@example.com' });
   });
   beforeEach(() => setClock(server, monday));
   after(() => server.stop());
@@ -157,6 +159,44 @@ describe('waitlists over HTTP (contract §23)', function () {
     const fulfilled = (await server.request('GET', `/booking/v1/waitlist/${waiter.body.id}`, { token: alice })).body;
     expect(fulfilled).to.include({ status: 'fulfilled', units: 2 });
     expect((await server.request('GET', `/booking/v1/bookings/${fulfilled.bookingId}`, { token: alice })).body).to.include({ units: 2 });
+  });
+
+  it('a cancel tries each waiter with the count of its own booker: one over maxBookingsPerUser is closed refused, the next fitting one promoted', async () => {
+    const room = await freshRoom({ maxBookingsPerUser: 1 });
+    const booked = await server.request('POST', '/booking/v1/bookings', { body: bookingBody(room.zoneId, nine, ten) });
+    const overLimit = (await join(alice, bookingBody(room.zoneId, nine, ten))).body;
+    const held = await server.request('POST', '/booking/v1/bookings', { body: bookingBody(room.zoneId, '2027-01-05T13:00:00Z', '2027-01-05T14:00:00Z'), token: alice });
+    expect(held.status).to.equal(201);
+    const fitting = (await join(bob, bookingBody(room.zoneId, '2027-01-05T09:30:00Z', ten))).body;
+    const behind = (await join(carol, bookingBody(room.zoneId, nine, ten))).body;
+    const cancelled = await server.request('PATCH', `/booking/v1/bookings/${booked.body.id}/cancel`, { body: {} });
+    expect(cancelled.status).to.equal(200);
+    expect((await server.request('GET', `/booking/v1/waitlist/${overLimit.id}`, { token: alice })).body).to.include({ status: 'refused', policy: 'maxBookingsPerUser' });
+    const fulfilled = (await server.request('GET', `/booking/v1/waitlist/${fitting.id}`, { token: bob })).body;
+    expect(fulfilled.status).to.equal('fulfilled');
+    const promoted = (await server.request('GET', `/booking/v1/bookings/${fulfilled.bookingId}`, { token: bob })).body;
+    expect(promoted).to.include({ bookerProfileId: 'bob', createdBy: 'system', startTime: '2027-01-05T09:30:00Z', endTime: ten });
+    expect((await server.request('GET', `/booking/v1/waitlist/${behind.id}`, { token: carol })).body).to.include({ status: 'waiting', position: 1 });
+  });
+
+  it('each waiter is tried with its own window, buffers included, and its own quota usage', async () => {
+    const room = await freshRoom({ bufferAfterMinutes: 30 });
+    const quota = await server.request('POST', '/booking/v1/quotas', { body: { limit: 1, unit: 'bookings', per: 'day', resourceIds: [room.id] } });
+    expect(quota.status).to.equal(201);
+    const at = (hhmm: string) => `2027-01-05T${hhmm}:00Z`;
+    const dave = server.token({ level: 'LV4', sub: 'dave', email: 'dave@example.com' });
+    const booked = await server.request('POST', '/booking/v1/bookings', { body: bookingBody(room.zoneId, nine, ten) });
+    const overQuota = (await join(alice, bookingBody(room.zoneId, nine, ten))).body;
+    expect((await server.request('POST', '/booking/v1/bookings', { body: bookingBody(room.zoneId, at('13:00'), at('14:00')), token: alice })).status).to.equal(201);
+    expect((await server.request('POST', '/booking/v1/bookings', { body: bookingBody(room.zoneId, at('11:00'), at('11:30')), token: carol })).status).to.equal(201);
+    // Its 30 minutes after would reach carol's booking at 11:00.
+    const bufferedOut = (await join(bob, bookingBody(room.zoneId, at('09:30'), at('10:40')))).body;
+    const fitting = (await join(dave, bookingBody(room.zoneId, nine, at('09:45')))).body;
+    expect((await server.request('PATCH', `/booking/v1/bookings/${booked.body.id}/cancel`, { body: {} })).status).to.equal(200);
+    expect((await server.request('GET', `/booking/v1/waitlist/${overQuota.id}`, { token: alice })).body).to.include({ status: 'refused', policy: 'quota' });
+    expect((await server.request('GET', `/booking/v1/waitlist/${bufferedOut.id}`, { token: bob })).body).to.include({ status: 'waiting' });
+    expect((await server.request('GET', `/booking/v1/waitlist/${fitting.id}`, { token: dave })).body).to.include({ status: 'fulfilled' });
+    await server.request('DELETE', `/booking/v1/quotas/${quota.body.id}`);
   });
 
   it('a reschedule and a series cancel promote too; a waiter refused by a policy at promotion is closed refused', async () => {
