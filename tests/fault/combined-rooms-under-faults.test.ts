@@ -14,14 +14,16 @@ import { mintToken } from '../support/test-keys.js';
  * (a second whole sharing one half with the hall, and a nook of its own) and the nook, and
  * reschedule and cancel some of those bookings, and bundle clients book a half with a plain room,
  * or two plain rooms, then move or cancel some bundles; all at overlapping quarter-hours of a
- * three-hour window that moves to the next day every two seconds, over both processes. The
- * outages are the pools run's (tests/support/fault-outages.ts).
+ * three-hour window that moves to the next day every two seconds, over both processes; meanwhile
+ * rounds ask for all five rooms at once for one hour. The outages are the pools run's
+ * (tests/support/fault-outages.ts).
  * The checker, on the rows and through the API: no bundle with only some of its bookings or split
  * in time or status, no two active bookings occupying one resource at once (each booking spread
  * onto its resource and, for a whole, its parts, with its occupied range), every acknowledged
- * write as acknowledged, 409s naming their conflicts, no 500. A second run drops the append's
- * occupation trigger while the decision stays as it is: the whole's and a part's decisions, on two
- * streams, pass side by side and the checker catches the double occupation.
+ * write as acknowledged, 409s naming their conflicts, no 500. A second run (the rounds alone, no
+ * outage) drops the append's occupation trigger while the decision stays as it is: the whole's and
+ * a part's decisions, on two streams, pass side by side and the checker catches the double
+ * occupations, each between bookings of two different resources.
  */
 
 const minute = 60_000;
