@@ -5,13 +5,11 @@ import { sql } from 'kysely';
 import { rebuildReadModels } from '../../src/projections/rebuild-read-models.js';
 import { callService, type Answer } from '../support/call-service.js';
 import { seedZone } from '../support/device-records.js';
-import { postgresRestart } from '../support/postgres-restart.js';
+import { causeOutages } from '../support/fault-outages.js';
 import type { ServiceProcess } from '../support/service-process.js';
-import type { TcpRelay } from '../support/tcp-relay.js';
 import { startRelayedProcesses, type RelayedProcesses } from '../support/relayed-processes.js';
 import type { TestDatabase } from '../support/test-database.js';
 import { mintToken } from '../support/test-keys.js';
-import { waitFor } from '../workers/worker-test-kit.js';
 
 /**
  * Fault injection for pools (contract §21): two API processes reach PostgreSQL through a relay
@@ -84,51 +82,19 @@ function overruns(rows: readonly Row[], pools: readonly Pool[]): { overruns: Ove
 describe('pools under database outages (PostgreSQL only: processes share the server)', () => {
   let rig: RelayedProcesses;
   let database: TestDatabase;
-  let relay: TcpRelay;
   let apis: ServiceProcess[] = [];
 
   before(async function () {
     if (!process.env.DB_HOST) this.skip();
     this.timeout(120_000);
     rig = await startRelayedProcesses('pools-fault', { args: ['--role', 'api'], env: { RATE_LIMIT_PER_MINUTE: '0' } });
-    ({ database, relay, processes: apis } = rig);
+    ({ database, processes: apis } = rig);
   });
 
   after(async function () {
     this.timeout(30_000);
     await rig?.stop();
   });
-
-  const healthy = (api: ServiceProcess) => fetch(`${api.url}/booking/v1/health`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false);
-  const recovery = async (since: number) => {
-    await Promise.all(apis.map((api) => waitFor(() => healthy(api), { timeoutMs: 30_000, what: `${api.url} to recover` })));
-    return Date.now() - since;
-  };
-
-  /** The outages of the run, as the other fault runs cause them; the time each took to recover. */
-  async function outages(): Promise<{ kind: string; recoveryMs: number }[]> {
-    const done: { kind: string; recoveryMs: number }[] = [];
-    await sleep(3_000);
-    let started = Date.now();
-    await relay.cutAndRefuse();
-    await sleep(3_000);
-    await relay.accept();
-    done.push({ kind: 'relay cut + refuse', recoveryMs: await recovery(started) });
-    await sleep(2_000);
-    const ports = relay.upstreamPorts();
-    started = Date.now();
-    await sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and client_port = any(${ports}::int[])`.execute(database.db);
-    done.push({ kind: 'pg_terminate_backend', recoveryMs: await recovery(started) });
-    const server = await postgresRestart();
-    if (server) {
-      await sleep(2_000);
-      started = Date.now();
-      await server.restart();
-      done.push({ kind: `pg_ctlcluster ${server.cluster} restart`, recoveryMs: await recovery(started) });
-    }
-    await sleep(3_000);
-    return done;
-  }
 
   /** Pools registered in a workspace of their own, the clients' load (through the outages, or 6 s without), then what the checker finds. */
   async function run(name: string, { faults, blind = false }: { faults: boolean; blind?: boolean }) {
@@ -213,7 +179,7 @@ describe('pools under database outages (PostgreSQL only: processes share the ser
       await sleep(6_000);
       return [];
     };
-    const outagesSeen = await (faults ? outages() : quiet());
+    const outagesSeen = await (faults ? causeOutages(rig) : quiet());
     running = false;
     await load;
     const loadMs = Date.now() - loadStarted;
