@@ -11,10 +11,10 @@ import { sql, type Kysely } from 'kysely';
  *
  * The guard in the append (the exclusion constraint guards one resource only): before an event that
  * places an active booking (a create or a reschedule) is inserted, the trigger takes the occupation
- * lock (lock-keys.ts's occupationLockKeyPrefix) of its resource and of every sharing
- * one, in id order, then reads the sharing resources again with a fresh snapshot (a change of parts
- * committed meanwhile adds its resources, locked too) and looks for an active booking of one of them
- * whose occupied range overlaps. One in the way means the decision did not see it (it was decided
+ * locks (lock-keys.ts's occupationLockKeyPrefix) of the resources the booking occupies (its own and,
+ * on a whole, its parts), in id order, so that two bookings that may conflict share a lock while
+ * bookings of two halves do not; then, with a fresh snapshot, it reads the resources sharing one
+ * with it and looks for an active booking of one of them whose occupied range overlaps. One in the way means the decision did not see it (it was decided
  * on another resource's stream): the append fails and the command decides again, which answers 409.
  * A change of `parts` takes the same locks (src/commands/resource/update-resource.ts) before it
  * checks the bookings it would make conflict, so the two take turns.
@@ -41,6 +41,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       booking jsonb := new.data -> 'booking';
       resource uuid := (booking ->> 'bookableResourceId')::uuid;
       sharing uuid[];
+      occupying uuid[];
       locked uuid[] := '{}';
       other uuid;
       occupied tstzrange;
@@ -53,15 +54,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         and new.data ->> 'previousEndTime' = booking ->> 'endTime' then
         return new;
       end if;
-      sharing := sharing_resources(resource);
+      -- The resources this booking occupies: its own and, on a whole, its parts. Two bookings that
+      -- may conflict occupy one resource in common or read each other's (a part's booking reads its
+      -- wholes' after its own lock, which a whole's booking also takes): locked in id order.
       loop
-        for other in select unnest(array[resource] || sharing) except select unnest(locked) order by 1 loop
+        occupying := array[resource] || coalesce((select parts from resources where id = resource), '{}');
+        exit when occupying <@ locked;
+        for other in select unnest(occupying) except select unnest(locked) order by 1 loop
           perform pg_advisory_xact_lock(occupation_lock_key(other));
           locked := locked || other;
         end loop;
-        sharing := sharing_resources(resource);
-        exit when (array[resource] || sharing) <@ locked;
       end loop;
+      sharing := sharing_resources(resource);
+      if cardinality(sharing) = 0 then
+        return new;
+      end if;
       occupied := booking_occupied_range((booking ->> 'startTime')::timestamptz, (booking ->> 'endTime')::timestamptz,
         coalesce((booking ->> 'bufferBeforeMinutes')::integer, 0), coalesce((booking ->> 'bufferAfterMinutes')::integer, 0));
       foreach other in array sharing loop
