@@ -1,20 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { benchCall } from '../bench-call.js';
 import { fromMeasurement, type BenchContext, type Workload } from '../workload.js';
 
 const minute = 60_000;
 const day = 24 * 60 * minute;
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
-
-async function call(ctx: BenchContext, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${ctx.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ctx.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
 
 /** `count` zones of the device service registered as bookable resources (`extra` on the last one), their zone ids. */
 async function registerZones(ctx: BenchContext, prefix: string, count: number, lastExtra: (ids: string[]) => Record<string, unknown> = () => ({})): Promise<string[]> {
@@ -22,9 +12,9 @@ async function registerZones(ctx: BenchContext, prefix: string, count: number, l
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const zoneId = `${prefix}-${i}`;
-    await call(ctx, 'POST', '/device/v1/zones', { id: zoneId, name: zoneId, parentZoneId: null, workspace: ctx.data.workspace });
+    await benchCall(ctx, 'POST', '/device/v1/zones', { id: zoneId, name: zoneId, parentZoneId: null, workspace: ctx.data.workspace });
     const extra = i === count - 1 ? lastExtra(ids) : {};
-    ids.push((await call(ctx, 'POST', '/booking/v1/resources', { resourceType: 'zone', resourceId: zoneId, bookingPolicy: { maxAdvanceDays: 3650 }, ...extra })).id as string);
+    ids.push((await benchCall(ctx, 'POST', '/booking/v1/resources', { resourceType: 'zone', resourceId: zoneId, bookingPolicy: { maxAdvanceDays: 3650 }, ...extra })).body.id as string);
     zoneIds.push(zoneId);
   }
   return zoneIds;

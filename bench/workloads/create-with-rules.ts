@@ -1,4 +1,5 @@
 import type { BenchResource } from '../seed-bench-data.js';
+import { benchCall } from '../bench-call.js';
 import { fromMeasurement, type BenchContext, type Workload } from '../workload.js';
 
 const minute = 60_000;
@@ -23,20 +24,9 @@ function spacedCreates(resources: BenchResource[], fromMs: number): () => { path
   };
 }
 
-async function call(ctx: BenchContext, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${ctx.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ctx.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
-
 async function setBuffers(ctx: BenchContext, minutes: number): Promise<void> {
   for (const resource of ctx.data.spread) {
-    await call(ctx, 'PATCH', `/booking/v1/resources/${resource.id}`, { bookingPolicy: { bufferBeforeMinutes: minutes, bufferAfterMinutes: minutes } });
+    await benchCall(ctx, 'PATCH', `/booking/v1/resources/${resource.id}`, { bookingPolicy: { bufferBeforeMinutes: minutes, bufferAfterMinutes: minutes } });
   }
 }
 
@@ -52,11 +42,11 @@ export const createWithRules: Workload = {
     const base = ctx.futureMs + 4 * 365 * day;
     const without = await ctx.http({ name: 'create, no rules (20 min, on behalf of 100 users)', method: 'POST', next: spacedCreates(ctx.data.spread, base), expect: 201 });
     await setBuffers(ctx, 5);
-    const blackout = await call(ctx, 'POST', '/booking/v1/blackouts', { from: iso(base + 400 * day), to: iso(base + 401 * day), reason: 'Bench holiday' });
+    const blackout = await benchCall(ctx, 'POST', '/booking/v1/blackouts', { from: iso(base + 400 * day), to: iso(base + 401 * day), reason: 'Bench holiday' });
     let quotaId: string | undefined;
     try {
       const buffered = await ctx.http({ name: 'create, buffers + blackout', method: 'POST', next: spacedCreates(ctx.data.spread, base + 100 * day), expect: 201 });
-      quotaId = (await call(ctx, 'POST', '/booking/v1/quotas', { limit: 100000, unit: 'bookings', per: 'day', resourceType: 'zone' })).body.id as string;
+      quotaId = (await benchCall(ctx, 'POST', '/booking/v1/quotas', { limit: 100000, unit: 'bookings', per: 'day', resourceType: 'zone' })).body.id as string;
       const withRules = await ctx.http({ name: 'create, buffers + blackout + quota', method: 'POST', next: spacedCreates(ctx.data.spread, base + 200 * day), expect: 201 });
       const ratio = (m: { perSecond: number }) => (without.perSecond / m.perSecond).toFixed(2);
       return [
@@ -68,8 +58,8 @@ export const createWithRules: Workload = {
         },
       ];
     } finally {
-      if (quotaId) await call(ctx, 'DELETE', `/booking/v1/quotas/${quotaId}`);
-      await call(ctx, 'DELETE', `/booking/v1/blackouts/${blackout.body.id}`);
+      if (quotaId) await benchCall(ctx, 'DELETE', `/booking/v1/quotas/${quotaId}`);
+      await benchCall(ctx, 'DELETE', `/booking/v1/blackouts/${blackout.body.id}`);
       await setBuffers(ctx, 0);
     }
   },

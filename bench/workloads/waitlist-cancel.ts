@@ -1,5 +1,6 @@
 import { summarise, type Measurement } from '../measure.js';
 import type { BenchResource } from '../seed-bench-data.js';
+import { benchCall } from '../bench-call.js';
 import { fromMeasurement, type BenchContext, type Workload } from '../workload.js';
 
 const minute = 60_000;
@@ -9,14 +10,9 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /** One request of the bench's admin; its answer's body, or an error on any status but `expect`. */
 async function call(ctx: BenchContext, method: string, path: string, body: unknown, expect: number): Promise<{ id: string }> {
-  const res = await fetch(`${ctx.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status !== expect) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as { id: string };
+  const res = await benchCall(ctx, method, path, body);
+  if (res.status !== expect) throw new Error(`${method} ${path}: ${res.status}, not ${expect}`);
+  return res.body as { id: string };
 }
 
 const slot = (resource: BenchResource, startMs: number) => ({ resourceType: 'zone', resourceId: resource.zoneId, title: 'Bench', startTime: iso(startMs), endTime: iso(startMs + 30 * minute) });
