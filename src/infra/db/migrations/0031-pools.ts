@@ -74,6 +74,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           union all
           select least(upper(r), upper(occupied)), -units from held) as points) as running
     $$`.execute(db);
+  // What the guards in the append judge (this one, and migration 0033's): an event that gives an
+  // active booking (no series parent) its place, a create or a reschedule of its times or units.
+  await sql`
+    create function places_active_booking(event_type text, data jsonb) returns boolean
+    language sql immutable as $$
+      select data -> 'booking' is not null and not coalesce((data -> 'booking' ->> 'isSeriesParent')::boolean, false)
+        and data -> 'booking' ->> 'status' in ('pending', 'confirmed')
+        and not (event_type = 'BookingRescheduled' and data ->> 'previousStartTime' = data -> 'booking' ->> 'startTime'
+          and data ->> 'previousEndTime' = data -> 'booking' ->> 'endTime'
+          and coalesce((data ->> 'previousUnits')::integer, 1) = coalesce((data -> 'booking' ->> 'units')::integer, 1))
+    $$`.execute(db);
   await sql`
     create function hold_pool_units() returns trigger language plpgsql as $$
     declare
@@ -85,14 +96,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       pending jsonb := '[]';
       earlier record;
     begin
-      if booking is null or (booking ->> 'isSeriesParent')::boolean or booking ->> 'status' not in ('pending', 'confirmed') then
+      if not places_active_booking(new.event_type, new.data) then
         return new;
       end if;
       if not coalesce((booking ->> 'pooled')::boolean, false) and not exists (select 1 from resources where id = resource and counted) then
-        return new;
-      end if;
-      if new.event_type = 'BookingRescheduled' and new.data ->> 'previousStartTime' = booking ->> 'startTime'
-        and new.data ->> 'previousEndTime' = booking ->> 'endTime' and coalesce((new.data ->> 'previousUnits')::integer, asked) = asked then
         return new;
       end if;
       -- The key of lock-keys.ts's poolLockKeyPrefix.
@@ -122,6 +129,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop trigger events_booking_within_pool_units on events`.execute(db);
   await sql`drop function hold_pool_units()`.execute(db);
+  await sql`drop function places_active_booking(text, jsonb)`.execute(db);
   await sql`drop function pool_peak_units(uuid, tstzrange, uuid, jsonb)`.execute(db);
   await sql`drop index bookings_active_by_resource_range`.execute(db);
   await sql`alter table bookings drop constraint bookings_no_overlap`.execute(db);

@@ -47,11 +47,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       occupied tstzrange;
       hit uuid;
     begin
-      if booking is null or (booking ->> 'isSeriesParent')::boolean or booking ->> 'status' not in ('pending', 'confirmed') then
-        return new;
-      end if;
-      if new.event_type = 'BookingRescheduled' and new.data ->> 'previousStartTime' = booking ->> 'startTime'
-        and new.data ->> 'previousEndTime' = booking ->> 'endTime' then
+      if not places_active_booking(new.event_type, new.data) then
         return new;
       end if;
       -- The resources this booking occupies: its own and, on a whole, its parts. Two bookings that
