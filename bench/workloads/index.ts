@@ -1,6 +1,7 @@
 import type { Workload } from '../workload.js';
 import { archivedHistory } from './archived-history.js';
 import { asOfSchedule } from './as-of-schedule.js';
+import { bundleCreate } from './bundle-create.js';
 import { calendarFeedUnchanged } from './calendar-feed.js';
 import { create, createContended } from './create.js';
 import { createWithRules } from './create-with-rules.js';
@@ -8,6 +9,8 @@ import { createOnPart } from './create-on-part.js';
 import { freeResources } from './free-resources.js';
 import { freeResourcesSeries } from './free-resources-series.js';
 import { freeSlots } from './free-slots.js';
+import { poolCreate } from './pool-create.js';
+import { poolSlots } from './pool-slots.js';
 import { rawAppend } from './raw-append.js';
 import { readOne } from './read-one.js';
 import { replicaReads } from './replica-reads.js';
@@ -22,4 +25,4 @@ import { waitlistCancel } from './waitlist-cancel.js';
  * raw-append stays last: emmett's driver (dumbo) sets pg's bigint parser to BigInt for the whole
  * process, which the bench's own seeding through this service's store does not expect.
  */
-export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, calendarFeedUnchanged, freeSlots, statementsPerCreate, asOfSchedule, utilization, archivedHistory, tracingCost, createWithRules, createOnPart, freeResources, freeResourcesSeries, replicaReads, waitlistCancel, rawAppend];
+export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, calendarFeedUnchanged, freeSlots, statementsPerCreate, asOfSchedule, utilization, archivedHistory, tracingCost, createWithRules, poolCreate, poolSlots, bundleCreate, createOnPart, freeResources, freeResourcesSeries, replicaReads, waitlistCancel, rawAppend];
