@@ -45,8 +45,8 @@ type MatchRow = { id: string; stream_revision: string; policy_key: string; activ
 /** The wall-clock text of a timestamptz as JavaScript writes an instant (UTC, milliseconds, Z): no Date is parsed for a row. */
 const utcTextOf = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
-/** Equal for resources whose isActive, bookingPolicy and availability are equal. */
-export const policyKeyOf = sql.raw(`md5(concat_ws('|', r.is_active, r.booking_policy::text, r.availability::text))`);
+/** Equal for resources whose isActive, bookingPolicy and availability are equal (a stored column, migration 0034). */
+export const policyKeyOf = sql.raw('r.policy_key');
 
 /** JSON text parsed once per distinct text: thousands of resources share a few policies. */
 function parsedOnce<T>(): (text: string) => T {

@@ -41,43 +41,56 @@ const held = sql.raw(`b.status in ('pending', 'confirmed') and not b.is_series_p
 export async function findFreePage(db: Executor, ask: FreePageAsk): Promise<FreePage> {
   if (ask.keys.length === 0 || ask.blackouts.some((b) => b.resourceIds === null)) return { total: 0, free: [] };
   const matching = matchingResourcesSql(ask);
-  const starts = ask.keys.map((k) => k.occupied.start.toString());
-  const ends = ask.keys.map((k) => k.occupied.end.toString());
+  // The keys' occupied ranges differ only by their buffers: the held bookings are matched once per distinct range.
+  const ranges = [...new Set(ask.keys.map((k) => `${k.occupied.start.toString()}|${k.occupied.end.toString()}`))];
+  const rangeOf = (k: AdmittedKey) => ranges.indexOf(`${k.occupied.start.toString()}|${k.occupied.end.toString()}`);
   const from = ask.keys.reduce((min, k) => (k.occupied.start.epochMilliseconds < min.epochMilliseconds ? k.occupied.start : min), ask.keys[0]!.occupied.start);
   const to = ask.keys.reduce((max, k) => (k.occupied.end.epochMilliseconds > max.epochMilliseconds ? k.occupied.end : max), ask.keys[0]!.occupied.end);
+  const starts = ask.keys.map((k) => k.occupied.start.toString());
+  const ends = ask.keys.map((k) => k.occupied.end.toString());
+  const limits = ask.keys.map((k) => k.maxBookingsPerUser);
+  const rangeNumbers = ask.keys.map((k) => rangeOf(k) + 1);
   const blacked = ask.blackouts.flatMap((b) => b.resourceIds ?? []);
   const quotas = JSON.stringify(ask.quotas.map((q) => ({ type: q.resourceType ?? undefined, group: q.groupId ?? undefined, ids: q.resourceIds ?? undefined })));
   const { rows } = await sql<PageRow>`
     with recursive ${matching.subtree},
-    keys (policy_key, s, e, max_per_user) as (
-      select * from unnest(${ask.keys.map((k) => k.policyKey)}::text[], ${starts}::timestamptz[], ${ends}::timestamptz[], ${ask.keys.map((k) => k.maxBookingsPerUser)}::int[])),
+    ranges (n, occupied) as (
+      select n::int, tstzrange(r[1]::timestamptz, r[2]::timestamptz) from unnest(${ranges}::text[]) with ordinality as u (range, n), string_to_array(u.range, '|') as r),
     taken as materialized (
-      select b.bookable_resource_id as resource, k.policy_key
-      from bookings b join keys k on ${bookingOccupiedRangeSql('b')} && tstzrange(k.s, k.e)
-      where b.workspace = ${ask.workspace}::uuid and ${held}
-        and ${bookingOccupiedRangeSql('b')} && tstzrange(${from.toString()}::timestamptz, ${to.toString()}::timestamptz)),
-    mine as materialized (
-      select b.bookable_resource_id as resource, count(*) as active
-      from bookings b where b.booker_profile_id = ${ask.booker} and ${held} group by 1),
+      select h.resource, g.n
+      from (
+        select b.bookable_resource_id as resource, ${bookingOccupiedRangeSql('b')} as occupied
+        from bookings b
+        where b.workspace = ${ask.workspace}::uuid and ${held}
+          and ${bookingOccupiedRangeSql('b')} && tstzrange(${from.toString()}::timestamptz, ${to.toString()}::timestamptz)) h
+      join ranges g on h.occupied && g.occupied),
+    mine (resources, counts) as (
+      select coalesce(array_agg(m.resource), '{}'), coalesce(array_agg(m.active), '{}') from (
+        select b.bookable_resource_id as resource, count(*)::int as active
+        from bookings b where b.booker_profile_id = ${ask.booker} and ${held} group by 1) m),
     free as (
-      select r.id, r.stream_revision, r.units, r.capacity, r.resource_name, k.s, k.e, count(*) over () as total
-      from resources r join keys k on k.policy_key = ${policyKeyOf} left join mine m on m.resource = r.id
-      where ${matching.where}
-        and r.units >= ${ask.units}::int
-        and not (r.id = any(${blacked}::uuid[]))
-        and (k.max_per_user is null or coalesce(m.active, 0) < k.max_per_user)
+      select r.id, r.stream_revision, r.units, r.capacity, r.resource_name, tstzrange((${starts}::timestamptz[])[r.k], (${ends}::timestamptz[])[r.k]) as occupied, count(*) over () as total
+      from (
+        -- Its key's place in the arrays, computed once per row (offset 0 keeps the subquery from being folded into the uses of k).
+        select r.*, array_position(${ask.keys.map((k) => k.policyKey)}::text[], ${policyKeyOf}) as k
+        from resources r
+        where ${matching.where} and r.units >= ${ask.units}::int and not (r.id = any(${blacked}::uuid[]))
+        offset 0) r
+      where r.k is not null
+        and ((${limits}::int[])[r.k] is null or coalesce((select m.counts[array_position(m.resources, r.id)] from mine m), 0) < (${limits}::int[])[r.k])
         and (${quotas}::jsonb = '[]' or not exists (
           select 1 from jsonb_array_elements(${quotas}::jsonb) q
           where (not q ? 'type' or q->>'type' = r.resource_type) and (not q ? 'group' or q->>'group' = r.group_id) and (not q ? 'ids' or q->'ids' ? r.id::text)))
-        and case when r.units = 1 then (r.id, k.policy_key) not in (select t.resource, t.policy_key from taken t)
-          else pool_peak_units(r.id, tstzrange(k.s, k.e), null) + ${ask.units}::int <= r.units end
+        and case when r.units = 1 then (r.id, (${rangeNumbers}::int[])[r.k]) not in (select t.resource, t.n from taken t)
+          else pool_peak_units(r.id, tstzrange((${starts}::timestamptz[])[r.k], (${ends}::timestamptz[])[r.k]), null) + ${ask.units}::int <= r.units end
         and (not (r.id = any(array(select unnest(array[w.id] || w.parts) from resources w where w.workspace = ${ask.workspace}::uuid and w.parts is not null and w.deleted_at is null)))
           or not exists (select 1 from unnest(sharing_resources(r.id)) s (id) where exists (
-            select 1 from bookings b where b.bookable_resource_id = s.id and ${held} and ${bookingOccupiedRangeSql('b')} && tstzrange(k.s, k.e))))
+            select 1 from bookings b where b.bookable_resource_id = s.id and ${held}
+              and ${bookingOccupiedRangeSql('b')} && tstzrange((${starts}::timestamptz[])[r.k], (${ends}::timestamptz[])[r.k]))))
       order by r.capacity asc nulls last, r.resource_name collate "C", r.id
       limit ${ask.limit}::int)
     select f.id, f.stream_revision, f.total,
-      case when f.units = 1 then 1 else greatest(0, f.units - pool_peak_units(f.id, tstzrange(f.s, f.e), null)) end as available_units
+      case when f.units = 1 then 1 else greatest(0, f.units - pool_peak_units(f.id, f.occupied, null)) end as available_units
     from free f
     order by f.capacity asc nulls last, f.resource_name collate "C", f.id`.execute(db);
   const known = await resourcesAt(db, rows);
