@@ -31,9 +31,9 @@ export function freeResourcesRouter(services: Services): Router {
       from: time(query.startTime),
       to: time(query.endTime),
       timeZone: query.timeZone,
-      total: found.free.length,
+      total: found.total,
       resources: listed.slice(0, query.limit),
-      ...(found.suggestions && found.free.length < query.limit
+      ...(found.suggestions && found.total < query.limit
         ? { suggestions: found.suggestions.map((s) => ({ resource: resourceJson(s.resource), startTime: time(s.startTime), endTime: time(s.endTime) })) }
         : {}),
     });

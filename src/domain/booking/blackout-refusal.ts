@@ -10,11 +10,14 @@ import { instantOf, overlaps } from './booking-time.js';
 export function blackoutRefusal(blackouts: readonly Blackout[], resourceId: string, start: Temporal.Instant, end: Temporal.Instant): Blackout | null {
   let first: Blackout | null = null;
   for (const blackout of blackouts) {
-    if (!coversResource(blackout, resourceId) || !overlaps(start, end, instantOf(blackout.from), instantOf(blackout.to))) continue;
+    if (!coversResource(blackout, resourceId) || !isInTheWay(blackout, start, end)) continue;
     if (!first || isBefore(blackout, first)) first = blackout;
   }
   return first;
 }
+
+/** Whether the blackout shares time with a booking of [start, end) (its own times, buffers aside) on a resource it covers. */
+export const isInTheWay = (blackout: Blackout, start: Temporal.Instant, end: Temporal.Instant): boolean => overlaps(start, end, instantOf(blackout.from), instantOf(blackout.to));
 
 function isBefore(a: Blackout, b: Blackout): boolean {
   const byFrom = Temporal.Instant.compare(instantOf(a.from), instantOf(b.from));

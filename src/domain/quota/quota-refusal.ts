@@ -17,13 +17,20 @@ const exceeds = (usage: QuotaUsage, start: Temporal.Instant, end: Temporal.Insta
  */
 export function quotaRefusal(quotas: readonly QuotaUsage[], resource: Resource, start: Temporal.Instant, end: Temporal.Instant): Quota | null {
   for (const usage of quotas) {
-    if (!quotaMatches(usage, resource)) continue;
-    const starts = start.epochMilliseconds;
-    // A usage of another period says nothing about this booking.
-    if (starts < usage.periodStart.epochMilliseconds || starts >= usage.periodEnd.epochMilliseconds) continue;
-    if (exceeds(usage, start, end)) return usage;
+    if (quotaMatches(usage, resource) && isExhaustedFor(usage, start, end)) return usage;
   }
   return null;
+}
+
+/**
+ * Whether a booking of [start, end) on any resource the quota matches would take it over its
+ * limit: quotaRefusal's verdict apart from the matchers (the free search asks it once per quota).
+ */
+export function isExhaustedFor(usage: QuotaUsage, start: Temporal.Instant, end: Temporal.Instant): boolean {
+  const starts = start.epochMilliseconds;
+  // A usage of another period says nothing about this booking.
+  if (starts < usage.periodStart.epochMilliseconds || starts >= usage.periodEnd.epochMilliseconds) return false;
+  return exceeds(usage, start, end);
 }
 
 /** 422 policy `quota` naming the quota. */

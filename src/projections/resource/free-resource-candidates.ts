@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
 import type { BookingStatus, HeldBooking } from '../../domain/booking/booking.js';
 import type { FreeResourceCandidate } from '../../domain/search/free-resource-candidate.js';
@@ -45,8 +45,8 @@ type MatchRow = { id: string; stream_revision: string; policy_key: string; activ
 /** The wall-clock text of a timestamptz as JavaScript writes an instant (UTC, milliseconds, Z): no Date is parsed for a row. */
 const utcTextOf = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
-/** Equal for resources whose isActive, bookingPolicy and availability are equal. */
-const policyKeyOf = sql.raw(`md5(concat_ws('|', r.is_active, r.booking_policy::text, r.availability::text))`);
+/** Equal for resources whose isActive, bookingPolicy and availability are equal (a stored column, migration 0034). */
+export const policyKeyOf = sql.raw('r.policy_key');
 
 /** JSON text parsed once per distinct text: thousands of resources share a few policies. */
 function parsedOnce<T>(): (text: string) => T {
@@ -58,7 +58,7 @@ function parsedOnce<T>(): (text: string) => T {
   };
 }
 
-type ResourceAtRevision = { revision: string; resource: Resource; policyKey: string };
+export type ResourceAtRevision = { revision: string; resource: Resource; policyKey: string };
 
 /**
  * Resources by id as of a stream revision, in this process: a resource's row changes only with an
@@ -94,22 +94,54 @@ async function readResources(db: Executor, ids: readonly string[]): Promise<Map<
 }
 
 /**
- * The live resources matching the filters, each with the key of its policy verdicts and the
- * booker's active bookings on it (counted up to its maxBookingsPerUser, 0 without one). The zone
- * filter walks the service's own zone tree down from the zone, so a zone moved under another
- * parent moves its resources at once; a remote device service's zones match by the ancestors
- * remembered at registration and refreshed by each reconciliation. The matching statement reads
- * ids and revisions; the rows themselves only where this process does not hold that revision.
+ * The filters of a search over `resources r`: `subtree` is the recursive CTE of the zone's subtree
+ * (a statement begins `with recursive ${subtree}`), `where` the condition. The zone filter walks
+ * the service's own zone tree down from the zone, so a zone moved under another parent moves its
+ * resources at once; a remote device service's zones match by the ancestors remembered at
+ * registration and refreshed by each reconciliation.
  */
-export async function findMatchingResources(db: Executor, filter: FreeResourceFilter, booker: string): Promise<Omit<FreeResourceCandidate, 'bookings'>[]> {
+export function matchingResourcesSql(filter: FreeResourceFilter): { subtree: RawBuilder<unknown>; where: RawBuilder<unknown> } {
   const zone = filter.zoneId ?? null;
-  const { rows } = await sql<MatchRow>`
-    with recursive subtree (id, depth) as (
+  return {
+    subtree: sql`subtree (id, depth) as (
       select ${zone}::text, 0 where ${zone}::text is not null
       union all
       select z.id, s.depth + 1 from zones z join subtree s on z.workspace = ${filter.workspace}::uuid and z.parent_zone_id = s.id
       where s.depth < 1000
-    )
+    )`,
+    where: sql`r.workspace = ${filter.workspace}::uuid and r.deleted_at is null
+      and (${filter.resourceType ?? null}::text is null or r.resource_type = ${filter.resourceType ?? null}::text)
+      and (${filter.minCapacity ?? null}::int is null or r.capacity >= ${filter.minCapacity ?? null}::int)
+      and (${filter.groupId ?? null}::text is null or r.group_id = ${filter.groupId ?? null}::text)
+      and (${zone}::text is null or (r.resource_type = 'zone' and (r.resource_id in (select id from subtree) or exists (
+        select 1 from zone_ancestry za where za.workspace = r.workspace and za.zone_id = r.resource_id and za.ancestors @> array[${zone}::text]))))`,
+  };
+}
+
+/**
+ * The resources of these rows at their revisions: remembered ones at the same revision as they
+ * are, the others read. A row changed again since is read as it is now (its policy key with it).
+ */
+export async function resourcesAt(db: Executor, rows: readonly { id: string; stream_revision: string | number }[]): Promise<Map<string, ResourceAtRevision>> {
+  const kept = rows.map((row) => resourcesAtRevision.get(row.id, (known) => known.revision === String(row.stream_revision)));
+  const read = await readResources(db, rows.filter((_, i) => kept[i] === undefined).map((row) => row.id));
+  for (const [i, row] of rows.entries()) {
+    const known = kept[i];
+    if (known) read.set(row.id, known);
+  }
+  return read;
+}
+
+/**
+ * The live resources matching the filters, each with the key of its policy verdicts and the
+ * booker's active bookings on it (counted up to its maxBookingsPerUser, 0 without one). The
+ * matching statement reads ids and revisions; the rows themselves only where this process does
+ * not hold that revision.
+ */
+export async function findMatchingResources(db: Executor, filter: FreeResourceFilter, booker: string): Promise<Omit<FreeResourceCandidate, 'bookings'>[]> {
+  const matching = matchingResourcesSql(filter);
+  const { rows } = await sql<MatchRow>`
+    with recursive ${matching.subtree}
     select r.id, r.stream_revision, ${policyKeyOf} as policy_key,
       case when r.booking_policy->'maxBookingsPerUser' is null or jsonb_typeof(r.booking_policy->'maxBookingsPerUser') = 'null' then 0
         else (select count(*) from (
@@ -119,19 +151,30 @@ export async function findMatchingResources(db: Executor, filter: FreeResourceFi
           limit (r.booking_policy->>'maxBookingsPerUser')::int) held)
       end as active_of_booker
     from resources r
-    where r.workspace = ${filter.workspace}::uuid and r.deleted_at is null
-      and (${filter.resourceType ?? null}::text is null or r.resource_type = ${filter.resourceType ?? null}::text)
-      and (${filter.minCapacity ?? null}::int is null or r.capacity >= ${filter.minCapacity ?? null}::int)
-      and (${filter.groupId ?? null}::text is null or r.group_id = ${filter.groupId ?? null}::text)
-      and (${zone}::text is null or (r.resource_type = 'zone' and (r.resource_id in (select id from subtree) or exists (
-        select 1 from zone_ancestry za where za.workspace = r.workspace and za.zone_id = r.resource_id and za.ancestors @> array[${zone}::text]))))`.execute(db);
-  const kept = rows.map((row) => resourcesAtRevision.get(row.id, (known) => known.revision === String(row.stream_revision)));
-  const read = await readResources(db, rows.filter((_, i) => kept[i] === undefined).map((row) => row.id));
-  return rows.flatMap((row, i) => {
-    // Changed again between the two statements: the row read is the newer one, and its policy key with it.
-    const known = kept[i] ?? read.get(row.id);
-    if (!known) return [];
-    return [{ resource: known.resource, policyKey: known.policyKey, activeBookingsOfBooker: Number(row.active_of_booker) }];
+    where ${matching.where}`.execute(db);
+  const known = await resourcesAt(db, rows);
+  return rows.flatMap((row) => {
+    const atRevision = known.get(row.id);
+    return atRevision ? [{ resource: atRevision.resource, policyKey: atRevision.policyKey, activeBookingsOfBooker: Number(row.active_of_booker) }] : [];
+  });
+}
+
+/**
+ * The policy keys among the live resources matching the filters, each with one of its resources
+ * (the first by id): what the create decides alike on all of a key's resources is decided once on it.
+ */
+export async function findPolicyKeys(db: Executor, filter: FreeResourceFilter): Promise<{ policyKey: string; resource: Resource }[]> {
+  const matching = matchingResourcesSql(filter);
+  const { rows } = await sql<{ policy_key: string; id: string; stream_revision: string }>`
+    with recursive ${matching.subtree}
+    select distinct on (k.policy_key) k.policy_key, k.id, k.stream_revision
+    from (select ${policyKeyOf} as policy_key, r.id, r.stream_revision from resources r where ${matching.where}) k
+    order by k.policy_key, k.id`.execute(db);
+  const known = await resourcesAt(db, rows);
+  // A resource changed since is read with its policy now: its key is the one it carries.
+  return rows.flatMap((row) => {
+    const atRevision = known.get(row.id);
+    return atRevision ? [{ policyKey: atRevision.policyKey, resource: atRevision.resource }] : [];
   });
 }
 

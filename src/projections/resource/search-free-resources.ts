@@ -13,10 +13,15 @@ import { emptyQuotaLedger } from '../../domain/quota/quota-refusal.js';
 import type { Executor } from '../../infra/db/database.js';
 import { findBlackoutsOverlapping, findBlackoutsOverlappingAny } from '../blackout/blackout-queries.js';
 import { findQuotaLedger, findQuotaUsages } from '../quota/quota-queries.js';
-import { findHeldInWindows, findMatchingResources, findWholes, type FreeResourceFilter, type Window } from './free-resource-candidates.js';
+import { findHeldInWindows, findMatchingResources, findPolicyKeys, findWholes, type FreeResourceFilter, type Window } from './free-resource-candidates.js';
+import { findFreePage, type AdmittedKey } from './free-resources-page.js';
+import { blackoutsInTheWay, exhaustedQuotas, keyVerdict } from '../../domain/search/free-search-keys.js';
+import { rememberedPolicyVerdicts } from '../../domain/search/policy-verdicts.js';
+import type { Resource } from '../../domain/resource/resource.js';
 import { sharingOf } from '../../domain/resource/resource-parts.js';
 
-export type FreeResourcesAnswer = { free: ListedResource[]; partlyFree: PartlyFree[]; suggestions: Suggestion[] | null };
+/** `free`: at most the limit asked of them (all for a series); `total`: how many are free in all. */
+export type FreeResourcesAnswer = { free: ListedResource[]; total: number; partlyFree: PartlyFree[]; suggestions: Suggestion[] | null };
 
 export type FreeResourcesQuery = FreeResourceFilter & {
   startTime: Temporal.Instant;
@@ -65,12 +70,13 @@ function seriesWindows(matching: readonly Omit<FreeResourceCandidate, 'bookings'
 }
 
 /**
- * Contract §16. The read side narrows: the resources matching the filters and the bookings held
- * in the windows asked; the verdict on each resource is the create's own (src/domain/search).
+ * Contract §16. One window: the create's verdict decided once per policy key (src/domain/search),
+ * the rest of it per resource in one statement (findFreePage). A series: the resources matching the
+ * filters and the bookings held in the windows asked, the verdict on each resource the create's own.
  */
 export async function searchFreeResources(db: Executor, actor: Principal, query: FreeResourcesQuery, now: Temporal.Instant): Promise<FreeResourcesAnswer> {
-  const matching = await findMatchingResources(db, query, actor.sub);
   if (query.series) {
+    const matching = await findMatchingResources(db, query, actor.sub);
     const { command, includePartial } = query.series;
     const windows = seriesWindows(matching, command, actor, now);
     // A guest cannot book: quotas, which count the caller's bookings, are skipped for it (contract §16).
@@ -80,20 +86,34 @@ export async function searchFreeResources(db: Executor, actor: Principal, query:
       findBlackoutsOverlappingAny(db, query.workspace, windows),
     ]);
     const found = findFreeForSeries(candidates, command, actor, now, { includePartial, policyRefusal: policyVerdictsOf(candidates), quotaLedger, blackouts });
-    return { ...found, suggestions: null };
+    return { ...found, total: found.free.length, suggestions: null };
   }
   // Suggestions start on from's calendar day and last as long as the window asked: this window holds them and the one asked.
   const day = calendarDay(query.startTime.toZonedDateTimeISO(query.timeZone).toPlainDate(), query.timeZone);
   const dayWindow = { start: day.start, end: day.end.add(query.startTime.until(query.endTime)) };
-  const [candidates, quotas, blackouts] = await Promise.all([
-    withHeld(db, query.workspace, matching, [{ start: query.startTime, end: query.endTime }]),
+  const [keys, quotas, blackouts] = await Promise.all([
+    findPolicyKeys(db, query),
     isGuest(actor) ? [] : findQuotaUsages(db, query.workspace, actor.sub, query.startTime),
     findBlackoutsOverlapping(db, query.workspace, dayWindow.start, dayWindow.end),
   ]);
   const search: FreeSearch = { startTime: query.startTime, endTime: query.endTime, actor, now, quotas, blackouts, units: query.units };
+  const page = await findFreePage(db, { ...query, keys: admittedKeys(keys, search), booker: actor.sub, blackouts: blackoutsInTheWay(search), quotas: exhaustedQuotas(search) });
+  if (page.total >= query.limit) return { ...page, partlyFree: [], suggestions: null };
+  // Fewer free than asked: suggestions on the others, which today's path finds with their bookings.
+  const matching = await findMatchingResources(db, query, actor.sub);
+  const candidates = await withHeld(db, query.workspace, matching, [{ start: query.startTime, end: query.endTime }]);
   const policyRefusal = policyVerdictsOf(candidates);
-  const { free, taken } = findFreeResources(candidates, search, policyRefusal);
-  if (free.length >= query.limit || taken.length === 0) return { free, partlyFree: [], suggestions: free.length >= query.limit ? null : [] };
+  const { taken } = findFreeResources(candidates, search, policyRefusal);
+  if (taken.length === 0) return { ...page, partlyFree: [], suggestions: [] };
   const takenWithDay = await withHeld(db, query.workspace, taken, [dayWindow], taken.map((t) => t.resource.id));
-  return { free, partlyFree: [], suggestions: suggestWindows(takenWithDay, search, query.timeZone, policyRefusal) };
+  return { ...page, partlyFree: [], suggestions: suggestWindows(takenWithDay, search, query.timeZone, policyRefusal) };
+}
+
+/** The policy keys whose verdict (the create's, decided once per key) admits the search's create. */
+function admittedKeys(keys: readonly { policyKey: string; resource: Resource }[], search: FreeSearch): AdmittedKey[] {
+  const policyRefusal = rememberedPolicyVerdicts(new Map(keys.map((k) => [k.resource.id, k.policyKey])));
+  return keys.flatMap(({ policyKey, resource }) => {
+    const verdict = keyVerdict(resource, search, policyRefusal);
+    return verdict.admitted ? [{ policyKey, occupied: verdict.occupied, maxBookingsPerUser: verdict.maxBookingsPerUser }] : [];
+  });
 }

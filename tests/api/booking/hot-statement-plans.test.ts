@@ -121,6 +121,8 @@ describe('the hot statements never scan the workspace\'s bookings, without stati
     const window = `from=${encodeURIComponent(hour(2, 10).toString())}&to=${encodeURIComponent(hour(2, 11).toString())}`;
     await expectNoWholesaleScan('search', () => ok(server.request('GET', `/booking/v1/free-resources?${window}`, { token: token() })).then(() => undefined));
     await expectNoWholesaleScan('search with zone and capacity', () => ok(server.request('GET', `/booking/v1/free-resources?${window}&zoneId=b1&minCapacity=4`, { token: token() })).then(() => undefined));
+    // Two units: no room has them, so fewer than the limit are free and the suggestions' path runs too.
+    await expectNoWholesaleScan('search of two units, a page of 100', () => ok(server.request('GET', `/booking/v1/free-resources?${window}&units=2&limit=100`, { token: token() })).then(() => undefined));
   });
 
   it('the series search (weekly, with partial)', async () => {

@@ -1,0 +1,41 @@
+import { isGuest } from '../access/principal.js';
+import { isInTheWay } from '../booking/blackout-refusal.js';
+import { createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
+import { buffersOf, occupiedRange, type OccupiedRange } from '../booking/occupied-range.js';
+import { isExhaustedFor } from '../quota/quota-refusal.js';
+import type { Blackout } from '../blackout/blackout.js';
+import type { Quota } from '../quota/quota.js';
+import type { Resource } from '../resource/resource.js';
+import type { FreeSearch } from './find-free-resources.js';
+
+/**
+ * What a search's create decides alike on every resource of one policy key (equal isActive,
+ * bookingPolicy and availability): admitted or not, the range a booking would occupy (the key's
+ * buffers) and the caller's limit of active bookings on each resource (null: none, or a guest).
+ */
+export type KeyVerdict = { admitted: boolean; occupied: OccupiedRange; maxBookingsPerUser: number | null };
+
+/**
+ * createRefusal itself on a resource of the key with nothing of its own in the way: no booking,
+ * blackout or quota, none of the caller's bookings, and units enough. The rest of the verdict is
+ * per resource (the free page's statement): its units, its occupation of `occupied`, the caller's
+ * count against `maxBookingsPerUser`, the blackouts naming it and the exhausted quotas matching it.
+ */
+export function keyVerdict(representative: Resource, search: FreeSearch, policyRefusal: PolicyRefusal): KeyVerdict {
+  const callerChecks = !isGuest(search.actor);
+  const units = search.units ?? 1;
+  const neutral = { resource: { ...representative, units: Math.max(representative.units, units) }, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [] };
+  const refusal = createRefusal({ startTime: search.startTime, endTime: search.endTime, units }, neutral, search.actor, search.now, { policyRefusal, callerChecks });
+  return {
+    admitted: refusal === null,
+    occupied: occupiedRange(search.startTime, search.endTime, buffersOf(representative)),
+    maxBookingsPerUser: callerChecks ? representative.bookingPolicy.maxBookingsPerUser : null,
+  };
+}
+
+/** The quotas a create of the search's times refuses on every resource they match (none for a guest: contract §16). */
+export const exhaustedQuotas = (search: FreeSearch): Quota[] =>
+  isGuest(search.actor) ? [] : search.quotas.filter((usage) => isExhaustedFor(usage, search.startTime, search.endTime));
+
+/** The blackouts a create of the search's times meets on every resource they cover. */
+export const blackoutsInTheWay = (search: FreeSearch): Blackout[] => search.blackouts.filter((blackout) => isInTheWay(blackout, search.startTime, search.endTime));
