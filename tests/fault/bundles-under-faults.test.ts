@@ -179,7 +179,8 @@ describe('bundles under database outages (PostgreSQL only: processes share the s
     // The checker is able to fail: a bundle missing a booking, one split in time, and an overlap.
     const [first, second] = [...byBundle.values()].filter((m) => m.length === 3);
     const doctored = rows.filter((r) => r.id !== first![0]!.id).map((r) => (r.id === second![0]!.id ? { ...r, start_time: new Date(r.start_time.getTime() + 60_000) } : r));
-    const active = rows.find((r) => r.status === 'confirmed')!;
+    // A copy of a booking still in the doctored rows (the removed one would overlap nothing).
+    const active = doctored.find((r) => r.status === 'confirmed')!;
     doctored.push({ ...active, id: randomUUID(), bundle_id: null });
     const caught = violations(doctored, 3);
     expect(caught.some((v) => v.includes('has 2 of 3'))).to.equal(true);
