@@ -1,14 +1,17 @@
 import { DomainError } from '../../domain/domain-error.js';
 import type { CommandContext } from '../command-context.js';
 
-/** Why a store without transactions over several streams refuses combined rooms (contract §22, README). */
-export const combinedRoomsNeedPostgres = 'combined rooms need EVENT_STORE=postgres: their guard runs in the append, which EventStoreDB does not share with PostgreSQL';
+/** Why a store whose read models follow the log refuses combined rooms (contract §22, README). */
+export const combinedRoomsNeedPostgres =
+  'combined rooms need EVENT_STORE=postgres with PROJECTIONS=inline: a whole and its parts are booked on their own streams, kept apart by reading each other\'s bookings and by the guard in the PostgreSQL append';
 
 /**
- * A whole and its parts are booked on their own streams; what keeps them apart is the guard in the
- * PostgreSQL append (migration 0033). EventStoreDB appends elsewhere: giving a resource parts there
- * answers 503, so no whole exists whose bookings nothing would keep from its parts'.
+ * A whole and its parts are booked on their own streams; what keeps them apart is each decision
+ * reading the others' bookings in the read model and the guard in the PostgreSQL append
+ * (migration 0033), both of which need the read model written in the append. EventStoreDB appends
+ * elsewhere, and PROJECTIONS=async writes the read model after the commit: giving a resource parts
+ * there answers 503, so no whole exists whose bookings nothing would keep from its parts'.
  */
 export function assertCombinedRoomsStore(ctx: CommandContext): void {
-  if (!ctx.eventStore.appendInOneTransaction) throw new DomainError('dependency_unavailable', combinedRoomsNeedPostgres);
+  if (!ctx.eventStore.appendInOneTransaction || ctx.eventStore.projectsAfterCommit) throw new DomainError('dependency_unavailable', combinedRoomsNeedPostgres);
 }

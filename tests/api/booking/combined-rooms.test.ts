@@ -29,8 +29,15 @@ describe('combined rooms over HTTP (contract §22)', function () {
   const create = (zoneId: string, start = nine, end = ten, token = alice) => server.request('POST', '/booking/v1/bookings', { body: bookingBody(zoneId, start, end), token });
   const patchResource = (id: string, body: Record<string, unknown>) => server.request('PATCH', `/booking/v1/resources/${id}`, { body });
 
-  before(async () => {
+  before(async function () {
     server = await startTestServer();
+    // Where the read models follow the log, giving parts answers 503 (tested below) and nothing else here applies.
+    if (server.services.config.projections === 'async') {
+      const refused = await server.request('POST', '/booking/v1/resources', { body: { resourceType: 'zone', resourceId: 'combined-async', parts: ['0b0b0b0b-0000-4000-8000-000000000001'] } });
+      expect(refused.status).to.equal(503);
+      expect(refused.body.message).to.match(/PROJECTIONS=inline/);
+      this.skip();
+    }
     alice = server.token({ level: 'LV4', sub: 'alice', email: 'alice@example.com' });
     bob = server.token({ level: 'LV4', sub: 'bob', email: 'bob@example.com' });
   });
