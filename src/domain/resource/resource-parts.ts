@@ -9,9 +9,6 @@ export type PartsState = { named: ReadonlyMap<string, Resource>; wholes: readonl
 
 export const noParts: PartsState = { named: new Map(), wholes: [] };
 
-/** The ids a resource shares a booking with (contract §22): its parts, and the wholes holding it. */
-export const partIdsOf = (resource: Pick<Resource, 'parts'>): readonly string[] => resource.parts ?? [];
-
 /** The first problem with a named part, or null. */
 function partProblem(self: Pick<Resource, 'id' | 'workspace'>, id: string, state: PartsState): string | null {
   if (id === self.id) return 'a resource cannot be a part of itself';
