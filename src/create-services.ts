@@ -50,8 +50,10 @@ export async function createServices(config: Config, logger: Logger, database?: 
   await migrateToLatest(db);
   const { eventStore, logReader, logReaderOn, projectionsActive, close: closeStore } = await openEventStore(config, db, logger);
   const reads = createReadRouting(db, config.database, logger);
+  const checks = !database && config.database.kind === 'postgres' ? createDatabase({ ...config.database, poolSize: 1 }) : db;
   // Through `services.now`, which a test may replace to move the clock.
-  const monitoring = createMonitoring(db, () => logReader.readProcessorLags(), () => services.now());
+  const checksLog = logReaderOn(checks);
+  const monitoring = createMonitoring(db, () => checksLog.readProcessorLags(), () => services.now());
   // Every process that serves commands runs the runner (one active): its health and metrics tell
   // where the shared checkpoint stands, whichever process is active.
   if (projectionsActive) monitoring.workers.track(projectionsCheckpoint, projectionsActive);
@@ -62,6 +64,7 @@ export async function createServices(config: Config, logger: Logger, database?: 
     eventStore: countAppendedEvents(eventStore, monitoring.eventsAppended),
     now: () => Temporal.Now.instant(),
     monitoring,
+    checks,
     devices: config.deviceServiceUrl ? createRemoteDeviceDirectory(config.deviceServiceUrl) : createLocalDeviceDirectory(db),
     verifyToken,
     publishing: createPublishing(config, logger),
@@ -71,6 +74,7 @@ export async function createServices(config: Config, logger: Logger, database?: 
     close: async () => {
       await reads.close();
       await closeStore();
+      if (checks !== db) await checks.destroy();
       if (database) return;
       await waitUntilIdle(db);
       await db.destroy();

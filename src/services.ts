@@ -22,4 +22,10 @@ export type Services = CommandContext & {
   reads: ReadRouting;
   /** Metrics and the workers' health. */
   monitoring: Monitoring;
+  /**
+   * Where the health check reads: on PostgreSQL a connection of its own, so that a node whose pool
+   * is queued up with requests still answers its load balancer within the check's timeout instead
+   * of being taken out with every other busy node (contract §19); the one connection when embedded.
+   */
+  checks: Executor;
 };

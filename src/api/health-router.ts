@@ -32,7 +32,7 @@ export function healthRouter(services: Services, draining?: Draining): Router {
       res.status(503).json({ status: 'error', info: {}, error: { shutdown: shuttingDown }, details: { shutdown: shuttingDown } });
       return;
     }
-    const databaseUp = await withinTimeout(pingDatabase(services.db).then(() => true), false);
+    const databaseUp = await withinTimeout(pingDatabase(services.checks).then(() => true), false);
     const database = { status: databaseUp ? 'up' : 'down' };
     const workers = databaseUp ? await withinTimeout(services.monitoring.workers.status(), unknownWorkers) : undefined;
     const workersDown = workers?.status === 'down';
