@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { callService, type Answer } from '../support/call-service.js';
 import { seedZone } from '../support/device-records.js';
+import { answerTally, lostAnswer, movingSlots } from '../support/fault-load.js';
 import { causeOutages, type Outage } from '../support/fault-outages.js';
 import { startRelayedProcesses, type RelayedProcesses } from '../support/relayed-processes.js';
 import { mintToken } from '../support/test-keys.js';
@@ -27,7 +28,6 @@ import { mintToken } from '../support/test-keys.js';
  */
 
 const minute = 60_000;
-const quarter = 15 * minute;
 const day = 24 * 60 * minute;
 const windows = 40;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -131,25 +131,15 @@ describe('combined rooms under database outages (PostgreSQL only: processes shar
     const rooms = [...roomsBooked, ...plain];
     if (!guarded) await sql`drop trigger if exists events_booking_shares_no_resource on events`.execute(database.db);
 
-    const outcomes = new Map<string, number>();
-    const fiveHundreds: { what: string; body: unknown }[] = [];
+    const { outcomes, fiveHundreds, record: tally, count } = answerTally();
     const wrongRefusals: { what: string; body: unknown }[] = [];
     const record = (what: string, res: Answer) => {
-      outcomes.set(`${what} ${res.status}`, (outcomes.get(`${what} ${res.status}`) ?? 0) + 1);
-      if (res.status >= 500 && res.status !== 503) fiveHundreds.push({ what, body: res.body });
+      tally(what, res);
       if (res.status === 409 && !(res.body?.conflicts?.length > 0)) wrongRefusals.push({ what, body: res.body });
     };
-    const lostAnswer = (res: Answer) => res.status === 0 || res.status >= 500;
     const bookings: Expected[] = [];
     const bundlesMade: Expected[] = [];
-    const loadStarted = Date.now();
-    const firstDay = Math.ceil((Date.now() + 2 * day) / day) * day + 8 * 60 * minute;
-    /** 15 to 90 minutes from a quarter-hour of the current window: three hours of a day that moves on every 2 s. */
-    const slot = () => {
-      const window = Math.min(windows - 1, Math.floor((Date.now() - loadStarted) / 2_000));
-      const start = firstDay + window * day + Math.floor(Math.random() * 10) * quarter;
-      return { start, end: start + (1 + Math.floor(Math.random() * 6)) * quarter };
-    };
+    const { startedAt: loadStarted, firstDay, next: slot } = movingSlots(windows);
     let running = true;
 
     const roomClient = async (n: number) => {
@@ -275,7 +265,6 @@ describe('combined rooms under database outages (PostgreSQL only: processes shar
     ];
     for (let i = 0; i < reads.length; i += 16) await Promise.all(reads.slice(i, i + 16).map((read) => read()));
 
-    const count = (what: string, status: number) => outcomes.get(`${what} ${status}`) ?? 0;
     console.log(
       JSON.stringify(
         {

@@ -2,11 +2,12 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { Temporal } from 'temporal-polyfill';
 import { seedFreeSearch, type FreeSearchData } from '../../../bench/seed-free-search.js';
+import { seedZone } from '../../support/device-records.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { bookingBody } from './booking-api.js';
 
 type Statement = { text: string; values: readonly unknown[] };
-type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Index Cond'?: string; Plans?: PlanNode[] };
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Index Cond'?: string; Filter?: string; Plans?: PlanNode[] };
 
 /** Every statement the service's pg clients send while `work` runs (the statements, run as they are). */
 async function statementsOf(work: () => Promise<void>): Promise<Statement[]> {
@@ -33,6 +34,41 @@ function textOf(value: unknown): string | null {
   if (Array.isArray(value)) return `{${value.map((item) => { const text = textOf(item); return text === null ? 'NULL' : `"${text.replace(/["\\]/g, '\\$&')}"`; }).join(',')}}`;
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
+}
+
+/**
+ * The plans of every statement PostgreSQL runs for the service's connections while `work` runs,
+ * those inside functions and triggers included (auto_explain, loaded on each connection as the
+ * work first uses it, its plans sent to the client as LOG messages).
+ */
+async function nestedPlansOf(work: () => Promise<void>): Promise<{ query: string; plan: PlanNode }[]> {
+  const plans: { query: string; plan: PlanNode }[] = [];
+  const onNotice = (notice: { message?: string }) => {
+    const at = notice.message?.indexOf('{') ?? -1;
+    if (!notice.message?.startsWith('duration:') || at < 0) return;
+    const logged = JSON.parse(notice.message.slice(at)) as { 'Query Text': string; Plan: PlanNode };
+    plans.push({ query: logged['Query Text'], plan: logged.Plan });
+  };
+  const explained = new Set<pg.Client>();
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    if (!explained.has(this)) {
+      explained.add(this);
+      this.on('notice', onNotice);
+      void (query as (...a: unknown[]) => Promise<unknown>).call(this, "load 'auto_explain'; set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set auto_explain.log_format = 'json'; set client_min_messages = 'log'");
+    }
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    await work();
+  } finally {
+    pg.Client.prototype.query = query;
+    for (const client of explained) {
+      client.off('notice', onNotice);
+      void client.query('set auto_explain.log_min_duration = -1; reset client_min_messages').catch(() => undefined);
+    }
+  }
+  return plans;
 }
 
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
@@ -146,6 +182,49 @@ describe('the hot statements never scan the workspace\'s bookings, without stati
     const booked = await ok(server.request('POST', '/booking/v1/bookings', { token: token(), body }), 201);
     for (const booker of ['plans-waiter-1', 'plans-waiter-2', 'plans-waiter-3']) await ok(server.request('POST', '/booking/v1/waitlist', { token: admin(), body: { ...body, bookerProfileId: booker } }), 201);
     await expectNoWholesaleScan('cancel with waiters', () => ok(server.request('PATCH', `/booking/v1/bookings/${booked.id}/cancel`, { token: token(), body: {} })).then(() => undefined));
+  });
+
+  /**
+   * A scan of bookings that tests occupied ranges (`&&`) row by row, as a filter, instead of in its
+   * index condition: it reads every active booking of a resource (or more), every day of it.
+   */
+  const rangeFiltered = ({ query, plan }: { query: string; plan: PlanNode }) =>
+    nodesOf(plan)
+      .filter((node) => (node['Relation Name'] === 'bookings' || bookingIndexes.has(node['Index Name'] ?? '')) && /Scan/.test(node['Node Type']))
+      .filter((node) => (node.Filter ?? '').includes('&&') && !(node['Index Cond'] ?? '').includes('&&'))
+      .map((node) => `${node['Node Type']} ${node['Index Name'] ?? ''} on ${node['Index Cond'] ?? 'nothing'}, filtering ${node.Filter} in: ${query.replace(/\s+/g, ' ').slice(0, 300)}`);
+
+  it('a pool and a combined room: creates, slots with units, the schedule of a whole, and the guards the appends fire', async () => {
+    const register = async (zone: string, extra: Record<string, unknown> = {}) => {
+      await seedZone(server.database.db, data.workspace, zone);
+      const registered = await ok(server.request('POST', '/booking/v1/resources', { token: admin(), body: { resourceType: 'zone', resourceId: zone, bookingPolicy: { maxAdvanceDays: 3650 }, ...extra } }), 201);
+      return registered.id as string;
+    };
+    const pool = await register('plans-desks', { units: 40 });
+    const [east, west] = [await register('plans-east'), await register('plans-west')];
+    const hall = await register('plans-hall', { parts: [east, west] });
+    const at = (n: number) => hour(5, 7).add({ minutes: 30 * n });
+    /** Each call a half-hour of its own, so that a request can be made twice. */
+    let slot = 0;
+    const create = (zone: string, extra: Record<string, unknown> = {}) => () => {
+      const n = slot++;
+      return ok(server.request('POST', '/booking/v1/bookings', { token: token(), body: bookingBody(zone, at(n).toString(), at(n + 1).toString(), extra) }), 201).then(() => undefined);
+    };
+    const range = `from=${encodeURIComponent(at(0).toString())}&to=${encodeURIComponent(at(12).toString())}`;
+    const requests: [string, () => Promise<void>][] = [
+      ['create on a pool', create('plans-desks', { units: 2 })],
+      ['slots of a pool', () => ok(server.request('GET', `/booking/v1/resources/${pool}/available-slots?date=${data.denseDays[5]!.toString()}&slotMinutes=30&units=4`, { token: token() })).then(() => undefined)],
+      ['create on a part', create('plans-east')],
+      ['create on a whole', create('plans-hall')],
+      ['schedule of a whole', () => ok(server.request('GET', `/booking/v1/resources/${hall}/schedule?${range}`, { token: admin() })).then(() => undefined)],
+      ['free search of units', () => ok(server.request('GET', `/booking/v1/free-resources?${range.replace(/to=[^&]*/, `to=${encodeURIComponent(at(1).toString())}`)}&units=2`, { token: token() })).then(() => undefined)],
+    ];
+    for (const [what, work] of requests) {
+      await expectNoWholesaleScan(what, work);
+      const plans = await nestedPlansOf(work);
+      expect(plans, `${what}: auto_explain saw no statement`).to.not.be.empty;
+      expect(plans.flatMap(rangeFiltered), what).to.deep.equal([]);
+    }
   });
 
   it('the schedule, the free slots and the list', async () => {
