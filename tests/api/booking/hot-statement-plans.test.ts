@@ -77,7 +77,8 @@ const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).fla
 const workspaceAlone = (condition: string) => condition.replace(/\b(\w+\.)?workspace\s*=\s*[^()\s]+/g, '').replace(/[()\s]|\bAND\b/g, '') === '';
 
 /**
- * The plans of the hot statements (create, a cancel loading its waiters, schedule, slots, list, free search and series search)
+ * The plans of the hot statements (create, a cancel loading its waiters, schedule, slots, list, free search and series search,
+ * and on pools and combined rooms the creates with the guards their appends fire)
  * on a database never analyzed: PostgreSQL here runs without autovacuum and neither the service nor
  * a fresh deployment analyzes, so no plan may depend on statistics. Each statement the service sends
  * is planned as its connections plan it (a generic plan of the prepared statement); none may read
