@@ -1,9 +1,10 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { Principal } from '../access/principal.js';
+import { isGuest, type Principal } from '../access/principal.js';
 import type { BookingRescheduled } from '../booking/booking-events.js';
+import { assertValidTimes } from '../booking/booking-time.js';
 import { decideRescheduleBooking, type RescheduleBooking, type RescheduleBookingState } from '../booking/decide-reschedule-booking.js';
 import { assertBookerOrAdmin, visibleBooking } from '../booking/booking-access.js';
-import { invalidTransition, notFound } from '../domain-error.js';
+import { forbidden, invalidTransition, notFound } from '../domain-error.js';
 import { bundleRefusal, refusalOf } from './bundle-refusal.js';
 
 const active = (state: RescheduleBookingState) => state.booking?.status === 'pending' || state.booking?.status === 'confirmed';
@@ -15,6 +16,9 @@ const active = (state: RescheduleBookingState) => state.booking?.status === 'pen
  * bundle in the items' order; none → 404, none active → 409.
  */
 export function decideMoveBundle(command: RescheduleBooking, states: readonly RescheduleBookingState[], actor: Principal, now: Temporal.Instant): BookingRescheduled[] {
+  // §3's order, as a reschedule's: the request's own faults (400) and the guest's (403) before 404.
+  if (command.startTime && command.endTime) assertValidTimes(command.startTime, command.endTime, now, false);
+  if (isGuest(actor)) throw forbidden('guests (LV5) cannot change bookings');
   if (states.length === 0) throw notFound('bundle');
   assertBookerOrAdmin(actor, visibleBooking(actor, states[0]!.booking));
   const decide = (state: RescheduleBookingState) => (active(state) ? decideRescheduleBooking(command, state, actor, now, { inBundle: true }) : []);
