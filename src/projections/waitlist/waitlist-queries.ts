@@ -89,3 +89,16 @@ export async function resourcesWithWaiters(db: Executor, workspace: string, reso
     .execute();
   return rows.map((row) => row.bookable_resource_id);
 }
+
+/**
+ * The resources sharing one with `bookableResourceId` through `parts` (contract §22: its parts, its
+ * wholes, the wholes holding one of its parts) that have waiting entries: a freeing on it may free
+ * time on them too.
+ */
+export async function sharingResourcesWithWaiters(db: Executor, bookableResourceId: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    select sharing.id from unnest(sharing_resources(${bookableResourceId}::uuid)) as sharing (id)
+    where exists (select 1 from waitlist_entries w where w.bookable_resource_id = sharing.id and w.status = 'waiting')
+    order by sharing.id`.execute(db);
+  return rows.map((row) => row.id);
+}

@@ -4,7 +4,8 @@ import { bookingBody, registerZone, setClock } from '../../api/booking/booking-a
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { fastWorkerOptions, waitFor } from '../worker-test-kit.js';
 
-// Contract §23: expiry within 20 s, freeings from outside the resource's stream within 5 s.
+// Contract §23: expiry within 20 s, freeings from outside the resource's stream (a blackout removed, a
+// booking freed on a resource sharing one through parts) within 5 s.
 const monday = '2027-01-04T08:00:00Z';
 const nine = '2027-01-05T09:00:00Z';
 const ten = '2027-01-05T10:00:00Z';
@@ -49,6 +50,27 @@ describe('waitlist expiry and promotions through the process manager', function 
     await waitFor(async () => (await statusOf(entry)) === 'expired', { timeoutMs: 20_000, what: 'the expiry' });
     expect(Date.now() - started).to.be.below(20_000);
     setClock(server, monday);
+  });
+
+  it('a booking freed on a whole promotes its part\'s waiter, and one freed on a part its whole\'s, within 5 s (contract §22)', async () => {
+    counter += 1;
+    const [east, west] = [await registerZone(server, `waitlist-east-${counter}`), await registerZone(server, `waitlist-west-${counter}`)];
+    await registerZone(server, `waitlist-hall-${counter}`, { parts: [east, west] });
+    const hallBooking = await server.request('POST', '/booking/v1/bookings', { body: bookingBody(`waitlist-hall-${counter}`, nine, ten) });
+    expect(hallBooking.status, JSON.stringify(hallBooking.body)).to.equal(201);
+    const eastWaiter = await join(`waitlist-east-${counter}`);
+    expect((await server.request('PATCH', `/booking/v1/bookings/${hallBooking.body.id}/cancel`, { body: {} })).status).to.equal(200);
+    let started = Date.now();
+    await waitFor(async () => (await statusOf(eastWaiter)) === 'fulfilled', { timeoutMs: 5_000, what: 'the part\'s promotion' });
+    expect(Date.now() - started).to.be.below(5_000);
+
+    // The east half is alice's now; the hall waits for it.
+    const hallWaiter = await join(`waitlist-hall-${counter}`);
+    const eastEntry = (await server.request('GET', `/booking/v1/waitlist/${eastWaiter}`, { token: alice })).body;
+    expect((await server.request('PATCH', `/booking/v1/bookings/${eastEntry.bookingId}/cancel`, { token: alice, body: {} })).status).to.equal(200);
+    started = Date.now();
+    await waitFor(async () => (await statusOf(hallWaiter)) === 'fulfilled', { timeoutMs: 5_000, what: 'the whole\'s promotion' });
+    expect(Date.now() - started).to.be.below(5_000);
   });
 
   it('a blackout frees nothing; its removal promotes the waiter within 5 s', async () => {
