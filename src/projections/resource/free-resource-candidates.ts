@@ -1,22 +1,15 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
 import type { BookingStatus, HeldBooking } from '../../domain/booking/booking.js';
 import type { FreeResourceCandidate } from '../../domain/search/free-resource-candidate.js';
-import type { Resource, ResourceType } from '../../domain/resource/resource.js';
+import type { Resource } from '../../domain/resource/resource.js';
 import { boundedCache } from '../../infra/cache/bounded-cache.js';
 import type { Executor } from '../../infra/db/database.js';
+import { compileOnce, holesOf, type Holes } from '../../infra/db/sql-template.js';
 import type { ResourceRow } from '../../infra/db/tables/resources.table.js';
 import { bookingOccupiedRangeSql } from '../booking/occupied-range-sql.js';
+import { filterArgs, matchingResourcesSql, type FilterArgs, type FreeResourceFilter } from './matching-resources-sql.js';
 import { rowToResource } from './resource-row.js';
-
-export type FreeResourceFilter = {
-  workspace: string;
-  resourceType?: ResourceType;
-  minCapacity?: number;
-  /** Zone resources of this zone or of a zone under it (the service's own zone tree, followed at query time). */
-  zoneId?: string;
-  groupId?: string;
-};
 
 export type Window = { start: Temporal.Instant; end: Temporal.Instant };
 
@@ -94,31 +87,6 @@ async function readResources(db: Executor, ids: readonly string[]): Promise<Map<
 }
 
 /**
- * The filters of a search over `resources r`: `subtree` is the recursive CTE of the zone's subtree
- * (a statement begins `with recursive ${subtree}`), `where` the condition. The zone filter walks
- * the service's own zone tree down from the zone, so a zone moved under another parent moves its
- * resources at once; a remote device service's zones match by the ancestors remembered at
- * registration and refreshed by each reconciliation.
- */
-export function matchingResourcesSql(filter: FreeResourceFilter): { subtree: RawBuilder<unknown>; where: RawBuilder<unknown> } {
-  const zone = filter.zoneId ?? null;
-  return {
-    subtree: sql`subtree (id, depth) as (
-      select ${zone}::text, 0 where ${zone}::text is not null
-      union all
-      select z.id, s.depth + 1 from zones z join subtree s on z.workspace = ${filter.workspace}::uuid and z.parent_zone_id = s.id
-      where s.depth < 1000
-    )`,
-    where: sql`r.workspace = ${filter.workspace}::uuid and r.deleted_at is null
-      and (${filter.resourceType ?? null}::text is null or r.resource_type = ${filter.resourceType ?? null}::text)
-      and (${filter.minCapacity ?? null}::int is null or r.capacity >= ${filter.minCapacity ?? null}::int)
-      and (${filter.groupId ?? null}::text is null or r.group_id = ${filter.groupId ?? null}::text)
-      and (${zone}::text is null or (r.resource_type = 'zone' and (r.resource_id in (select id from subtree) or exists (
-        select 1 from zone_ancestry za where za.workspace = r.workspace and za.zone_id = r.resource_id and za.ancestors @> array[${zone}::text]))))`,
-  };
-}
-
-/**
  * The resources of these rows at their revisions: remembered ones at the same revision as they
  * are, the others read. A row changed again since is read as it is now (its policy key with it).
  */
@@ -132,6 +100,23 @@ export async function resourcesAt(db: Executor, rows: readonly { id: string; str
   return read;
 }
 
+const m = holesOf() as Holes<FilterArgs & { booker: string }>;
+const matchingOfM = matchingResourcesSql(m);
+
+/** findMatchingResources' statement, compiled once. */
+const matchingResources = compileOnce(sql`
+  with recursive ${matchingOfM.subtree}
+  select r.id, r.stream_revision, ${policyKeyOf} as policy_key,
+    case when r.booking_policy->'maxBookingsPerUser' is null or jsonb_typeof(r.booking_policy->'maxBookingsPerUser') = 'null' then 0
+      else (select count(*) from (
+        select 1 from bookings b
+        where b.booker_profile_id = ${m.booker} and b.bookable_resource_id = r.id
+          and b.status in ('pending', 'confirmed') and not b.is_series_parent
+        limit (r.booking_policy->>'maxBookingsPerUser')::int) held)
+    end as active_of_booker
+  from resources r
+  where ${matchingOfM.where}`);
+
 /**
  * The live resources matching the filters, each with the key of its policy verdicts and the
  * booker's active bookings on it (counted up to its maxBookingsPerUser, 0 without one). The
@@ -139,19 +124,7 @@ export async function resourcesAt(db: Executor, rows: readonly { id: string; str
  * not hold that revision.
  */
 export async function findMatchingResources(db: Executor, filter: FreeResourceFilter, booker: string): Promise<Omit<FreeResourceCandidate, 'bookings'>[]> {
-  const matching = matchingResourcesSql(filter);
-  const { rows } = await sql<MatchRow>`
-    with recursive ${matching.subtree}
-    select r.id, r.stream_revision, ${policyKeyOf} as policy_key,
-      case when r.booking_policy->'maxBookingsPerUser' is null or jsonb_typeof(r.booking_policy->'maxBookingsPerUser') = 'null' then 0
-        else (select count(*) from (
-          select 1 from bookings b
-          where b.booker_profile_id = ${booker} and b.bookable_resource_id = r.id
-            and b.status in ('pending', 'confirmed') and not b.is_series_parent
-          limit (r.booking_policy->>'maxBookingsPerUser')::int) held)
-      end as active_of_booker
-    from resources r
-    where ${matching.where}`.execute(db);
+  const { rows } = await db.executeQuery<MatchRow>(matchingResources.fill({ ...filterArgs(filter), booker }));
   const known = await resourcesAt(db, rows);
   return rows.flatMap((row) => {
     const atRevision = known.get(row.id);
@@ -159,17 +132,22 @@ export async function findMatchingResources(db: Executor, filter: FreeResourceFi
   });
 }
 
+const k = holesOf() as Holes<FilterArgs>;
+const matchingOfK = matchingResourcesSql(k);
+
+/** findPolicyKeys' statement, compiled once. */
+const policyKeys = compileOnce(sql`
+  with recursive ${matchingOfK.subtree}
+  select distinct on (k.policy_key) k.policy_key, k.id, k.stream_revision
+  from (select ${policyKeyOf} as policy_key, r.id, r.stream_revision from resources r where ${matchingOfK.where}) k
+  order by k.policy_key, k.id`);
+
 /**
  * The policy keys among the live resources matching the filters, each with one of its resources
  * (the first by id): what the create decides alike on all of a key's resources is decided once on it.
  */
 export async function findPolicyKeys(db: Executor, filter: FreeResourceFilter): Promise<{ policyKey: string; resource: Resource }[]> {
-  const matching = matchingResourcesSql(filter);
-  const { rows } = await sql<{ policy_key: string; id: string; stream_revision: string }>`
-    with recursive ${matching.subtree}
-    select distinct on (k.policy_key) k.policy_key, k.id, k.stream_revision
-    from (select ${policyKeyOf} as policy_key, r.id, r.stream_revision from resources r where ${matching.where}) k
-    order by k.policy_key, k.id`.execute(db);
+  const { rows } = await db.executeQuery<{ policy_key: string; id: string; stream_revision: string }>(policyKeys.fill(filterArgs(filter)));
   const known = await resourcesAt(db, rows);
   // A resource changed since is read with its policy now: its key is the one it carries.
   return rows.flatMap((row) => {
@@ -177,6 +155,25 @@ export async function findPolicyKeys(db: Executor, filter: FreeResourceFilter): 
     return atRevision ? [{ policyKey: atRevision.policyKey, resource: atRevision.resource }] : [];
   });
 }
+
+const h = holesOf() as Holes<{ workspace: string; starts: string[]; ends: string[]; resourceIds: readonly string[] | null }>;
+
+/**
+ * findHeldInWindows' statement, compiled once. The windows merged into one multirange by an
+ * uncorrelated subquery: the index condition is then the workspace and the range together
+ * whatever the planner knows of the rows (a join to the unnested windows was planned, without
+ * statistics, as a scan of the workspace's bookings).
+ */
+const heldInWindows = compileOnce(sql`
+  select b.id, b.bookable_resource_id, b.status, b.is_series_parent, b.buffer_before_minutes, b.buffer_after_minutes, b.units,
+    ${utcTextOf('b.start_time')} as start_time, ${utcTextOf('b.end_time')} as end_time
+  from bookings b
+  where b.workspace = ${h.workspace}::uuid
+    and b.status in ('pending', 'confirmed') and not b.is_series_parent
+    and ${bookingOccupiedRangeSql('b')} && (
+      select range_agg(tstzrange(w.s, w.e, '[)'))
+      from unnest(${h.starts}::timestamptz[], ${h.ends}::timestamptz[]) as w (s, e))
+    and (${h.resourceIds}::uuid[] is null or b.bookable_resource_id = any(${h.resourceIds}::uuid[]))`);
 
 /**
  * The active bookings (series parents aside) of the workspace whose occupied ranges (buffers
@@ -188,19 +185,9 @@ export async function findPolicyKeys(db: Executor, filter: FreeResourceFilter): 
 export async function findHeldInWindows(db: Executor, workspace: string, windows: readonly Window[], resourceIds?: readonly string[]): Promise<Map<string, HeldBooking[]>> {
   const byResource = new Map<string, HeldBooking[]>();
   if (windows.length === 0) return byResource;
-  // The windows merged into one multirange by an uncorrelated subquery: the index condition is then
-  // the workspace and the range together whatever the planner knows of the rows (a join to the
-  // unnested windows was planned, without statistics, as a scan of the workspace's bookings).
-  const { rows } = await sql<HeldRow>`
-    select b.id, b.bookable_resource_id, b.status, b.is_series_parent, b.buffer_before_minutes, b.buffer_after_minutes, b.units,
-      ${utcTextOf('b.start_time')} as start_time, ${utcTextOf('b.end_time')} as end_time
-    from bookings b
-    where b.workspace = ${workspace}::uuid
-      and b.status in ('pending', 'confirmed') and not b.is_series_parent
-      and ${bookingOccupiedRangeSql('b')} && (
-        select range_agg(tstzrange(w.s, w.e, '[)'))
-        from unnest(${windows.map((w) => w.start.toString())}::timestamptz[], ${windows.map((w) => w.end.toString())}::timestamptz[]) as w (s, e))
-      and (${resourceIds ?? null}::uuid[] is null or b.bookable_resource_id = any(${resourceIds ?? null}::uuid[]))`.execute(db);
+  const { rows } = await db.executeQuery<HeldRow>(
+    heldInWindows.fill({ workspace, starts: windows.map((w) => w.start.toString()), ends: windows.map((w) => w.end.toString()), resourceIds: resourceIds ?? null }),
+  );
   for (const row of rows) {
     const booking: HeldBooking = {
       id: row.id,
@@ -219,9 +206,12 @@ export async function findHeldInWindows(db: Executor, workspace: string, windows
   return byResource;
 }
 
+/** findWholes' statement, compiled once; its predicate is the index's (migration 0036). */
+const wholes = compileOnce(sql`
+  select id, parts from resources where workspace = ${holesOf().workspace}::uuid and parts is not null and deleted_at is null`);
+
 /** The live wholes of a workspace with their parts (contract §22): whom each resource shares its bookings with. */
 export async function findWholes(db: Executor, workspace: string): Promise<{ id: string; parts: string[] }[]> {
-  const { rows } = await sql<{ id: string; parts: string[] }>`
-    select id, parts from resources where workspace = ${workspace}::uuid and parts is not null and deleted_at is null`.execute(db);
+  const { rows } = await db.executeQuery<{ id: string; parts: string[] }>(wholes.fill({ workspace }));
   return rows;
 }

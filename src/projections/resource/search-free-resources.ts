@@ -13,7 +13,8 @@ import { emptyQuotaLedger } from '../../domain/quota/quota-refusal.js';
 import type { Executor } from '../../infra/db/database.js';
 import { findBlackoutsOverlapping, findBlackoutsOverlappingAny } from '../blackout/blackout-queries.js';
 import { findQuotaLedger, findQuotaUsages } from '../quota/quota-queries.js';
-import { findHeldInWindows, findMatchingResources, findPolicyKeys, findWholes, type FreeResourceFilter, type Window } from './free-resource-candidates.js';
+import { findHeldInWindows, findMatchingResources, findPolicyKeys, findWholes, type Window } from './free-resource-candidates.js';
+import type { FreeResourceFilter } from './matching-resources-sql.js';
 import { findFreePage, type AdmittedKey } from './free-resources-page.js';
 import { blackoutsInTheWay, exhaustedQuotas, keyVerdict } from '../../domain/search/free-search-keys.js';
 import { rememberedPolicyVerdicts } from '../../domain/search/policy-verdicts.js';
@@ -100,7 +101,9 @@ export async function searchFreeResources(db: Executor, actor: Principal, query:
   const page = await findFreePage(db, { ...query, keys: admittedKeys(keys, search), booker: actor.sub, blackouts: blackoutsInTheWay(search), quotas: exhaustedQuotas(search) });
   if (page.total >= query.limit) return { ...page, partlyFree: [], suggestions: null };
   // Fewer free than asked: suggestions on the others, which today's path finds with their bookings.
-  const matching = await findMatchingResources(db, query, actor.sub);
+  // A resource of fewer units than asked is refused at every time (unitsRefusal): never suggested.
+  const matching = (await findMatchingResources(db, query, actor.sub)).filter((m) => m.resource.units >= query.units);
+  if (matching.length === 0) return { ...page, partlyFree: [], suggestions: [] };
   const candidates = await withHeld(db, query.workspace, matching, [{ start: query.startTime, end: query.endTime }]);
   const policyRefusal = policyVerdictsOf(candidates);
   const { taken } = findFreeResources(candidates, search, policyRefusal);

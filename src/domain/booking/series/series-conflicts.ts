@@ -3,7 +3,7 @@ import type { BookingConflict } from '../../domain-error.js';
 import type { Occurrence } from '../../recurrence/index.js';
 import type { HeldBooking } from '../booking.js';
 import { findConflicts, oneUnit, unitsFit, type AskedUnits } from '../find-conflicts.js';
-import { occupiedMsOf, occupiedRange, type Buffers } from '../occupied-range.js';
+import { occupiedMs, occupiedMsOf, occupiedRange, type Buffers } from '../occupied-range.js';
 import { availableUnits, unitsHeldBy } from '../unit-use.js';
 
 /** What an occurrence meets: the bookings in its way when its units do not fit (else none), and the fewest free units of its occupied range (contract §21). */
@@ -24,13 +24,12 @@ export function occupancyByOccurrence(
 ): OccurrenceOccupancy[] {
   const timed = bookings.filter((b) => !ignoredIds.has(b.id)).map((booking) => ({ booking, ...occupiedMsOf(booking) }));
   return occurrences.map(({ start, end }) => {
-    const occupied = occupiedRange(start, end, buffers);
-    const from = occupied.start.epochMilliseconds;
-    const to = occupied.end.epochMilliseconds;
+    // On epoch numbers: the instants of the occupied range are built only for the conflicts they name.
+    const { startMs: from, endMs: to } = occupiedMs(start.epochMilliseconds, end.epochMilliseconds, buffers);
     const near = timed.filter((t) => t.startMs < to && t.endMs > from).map((t) => t.booking);
     if (near.length === 0) return { conflicts: [], availableUnits: asked.capacity };
     const free = availableUnits(unitsHeldBy(near), { startMs: from, endMs: to }, asked.capacity);
-    return { conflicts: unitsFit(near, from, to, asked) ? [] : findConflicts(near, occupied), availableUnits: free };
+    return { conflicts: unitsFit(near, from, to, asked) ? [] : findConflicts(near, occupiedRange(start, end, buffers)), availableUnits: free };
   });
 }
 
