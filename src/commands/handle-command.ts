@@ -7,7 +7,7 @@ import type { AppendInTransaction, EventOf, EventStore, InTransaction, RecordedE
 import { lockStreamRows } from '../infra/event-store/lock-stream-rows.js';
 import { WrongExpectedRevisionError } from '../infra/event-store/wrong-expected-revision-error.js';
 import type { CommandContext } from './command-context.js';
-import { withStreamLock } from './with-stream-lock.js';
+import { reportStreamFull, withStreamLock } from './with-stream-lock.js';
 
 const maxAttempts = 25;
 
@@ -220,11 +220,35 @@ export async function handleCommand<State, Event extends EventOf>(
 ): Promise<CommandResult<State, Event>> {
   if (streamId === null) return decideWithoutStream(ctx, spec);
   const inTurn = ctx.eventStore.projectsAfterCommit ? undefined : ctx.eventStore.inTurn?.bind(ctx.eventStore);
-  return withStreamLock(streamId, () =>
-    untilOneStands(streamId, spec.onConstraintViolation, inTurn !== undefined, (turn) =>
-      turn && inTurn ? attemptInTurn(inTurn, streamId, spec) : attemptOptimistically(ctx, streamId, spec),
-    ),
-  );
+  const run = async () => {
+    try {
+      return await untilOneStands(streamId, spec.onConstraintViolation, inTurn !== undefined, (turn) =>
+        turn && inTurn ? attemptInTurn(inTurn, streamId, spec) : attemptOptimistically(ctx, streamId, spec),
+      );
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'booking_conflict') reportStreamFull(streamId);
+      throw error;
+    }
+  };
+  return withStreamLock(streamId, run, inTurn && (() => refuseOnCommittedState(ctx, spec)));
+}
+
+/**
+ * While a command waits for its stream's turn and the stream was just found full: its decision on
+ * the state committed now (read models written in the appends' transactions, so the state is one
+ * the stream had). A refusal stands as it would in turn, since the state is one the stream had
+ * while the request was in flight (linearisable at that read); the command leaves its queue with it
+ * instead of waiting for its turn to read the same answer again. A decision that would append stays in line, to be taken
+ * again in its turn. A burst of a thousand creates on a pool of fifty is then fifty turns and
+ * parallel reads, not a thousand turns.
+ */
+async function refuseOnCommittedState<State, Event extends EventOf>(ctx: CommandContext, spec: CommandSpec<State, Event>): Promise<void> {
+  try {
+    spec.decide(await loadState(spec, ctx.db));
+  } catch (error) {
+    // Anything but a refusal (the database unreachable, say) is its turn's to meet.
+    if (error instanceof DomainError) throw error;
+  }
 }
 
 /**
