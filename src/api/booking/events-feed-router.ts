@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { isWorkspaceAdmin, type Principal } from '../../domain/access/principal.js';
 import { forbidden, invalidRequest } from '../../domain/domain-error.js';
 import { publishedEventNames } from '../../infra/event-store/published-event-condition.js';
-import { readAuditFeed } from '../../projections/audit/read-audit-feed.js';
+import { readAuditFeedJson } from '../../projections/audit/read-audit-feed.js';
 import { principalOf } from '../authenticate.js';
 import type { Services } from '../../services.js';
 import { readSideOf } from '../route-reads.js';
@@ -34,9 +34,9 @@ export function eventsFeedRouter(services: Services): Router {
     const workspace = feedWorkspace(principalOf(res), query.workspace);
     const names = feedNames(query.event);
     const after = Number(query.after ?? 0);
-    const page = await readAuditFeed(readSideOf(res).logReader, { after, limit: Number(query.limit ?? 100), names, workspace });
+    const page = await readAuditFeedJson(readSideOf(res).logReader, { after, limit: Number(query.limit ?? 100), names, workspace });
     if (!page) throw invalidRequest(`after=${after} is no position of the log; continue from a "next" this feed answered`, '/query/after');
-    res.json(page);
+    res.type('json').send(page);
   });
 
   return router;

@@ -6,7 +6,7 @@ import type { Executor } from '../db/database.js';
 import { maxCounted } from '../metrics/processor-lag.js';
 import type { RecordedEvent } from './event-store.js';
 import { verifyEventStoreDbChains } from './eventstoredb-chain-verification.js';
-import { readPublishedPage } from './eventstoredb-published-page.js';
+import { readPublishedJsonPage, readPublishedPage } from './eventstoredb-published-page.js';
 import { eventsOf, isAfter, isSystemEvent } from './eventstoredb-reads.js';
 import type { ChainedEvent, EventAsOf, LogReader } from './log-reader.js';
 
@@ -86,6 +86,7 @@ export function createEventStoreDbLogReader(client: EventStoreDBClient, db: Exec
     },
 
     readPublished: (read) => readPublishedPage(client, read),
+    readPublishedJson: (read) => readPublishedJsonPage(client, read),
 
     async readHeadPosition() {
       // Backwards from the end, past ESDB's own events at the head of `$all` (statistics, settings).

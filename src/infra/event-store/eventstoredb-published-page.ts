@@ -2,7 +2,7 @@ import { FORWARDS, START, type EventStoreDBClient, type Position } from '@events
 import { toEventEnvelope } from '../../domain/event-envelope.js';
 import type { RecordedEvent } from './event-store.js';
 import { eventsOf, isSystemEvent } from './eventstoredb-reads.js';
-import type { PublishedPage, PublishedRead } from './log-reader.js';
+import type { PublishedJsonPage, PublishedPage, PublishedRead } from './log-reader.js';
 
 /** How many events of `$all` one page looks at, matching or not: a rare filter costs bounded work per page. */
 const scanWindow = 10_000;
@@ -53,4 +53,15 @@ export async function readPublishedPage(client: EventStoreDBClient, read: Publis
     if (!isSystemEvent(event) && matches(event, read)) events.push(event);
   }
   return { events, next: lastCommit === null ? read.after : Number(lastCommit) };
+}
+
+/** `readPublishedPage` with each event as the JSON text of its envelope. */
+export async function readPublishedJsonPage(client: EventStoreDBClient, read: PublishedRead): Promise<PublishedJsonPage | null> {
+  const page = await readPublishedPage(client, read);
+  if (!page) return null;
+  const envelopes = page.events.flatMap((event) => {
+    const envelope = toEventEnvelope(event);
+    return envelope ? [JSON.stringify(envelope)] : [];
+  });
+  return { envelopes, next: page.next };
 }

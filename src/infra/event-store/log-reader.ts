@@ -27,6 +27,9 @@ export type PublishedRead = {
 /** `next`: the position to continue after; `after` when nothing new is final yet. */
 export type PublishedPage = { events: RecordedEvent[]; next: number };
 
+/** A page of published events, each as the JSON text of its envelope (contract §8, §14); `next` as in `PublishedPage`. */
+export type PublishedJsonPage = { envelopes: string[]; next: number };
+
 /** An event whose stored link does not follow from its stream's earlier events. */
 export type ChainBreak = {
   globalPosition: number;
@@ -53,6 +56,12 @@ export type LogReader = {
   readStreamAsOf(streamId: string, after: number, asOf: Temporal.Instant): Promise<EventAsOf[]>;
   /** A page of published events after a position the feed answered; null when `after` or `upTo` names no event of the log. */
   readPublished(read: PublishedRead): Promise<PublishedPage | null>;
+  /**
+   * The page `readPublished` answers, each event as the JSON text of its envelope (parsed, it is
+   * `toEventEnvelope` of the event; its bytes may differ from JSON.stringify's); the events
+   * published under no name left out.
+   */
+  readPublishedJson(read: PublishedRead): Promise<PublishedJsonPage | null>;
   /** The position of the log's last event, in the numbering of `readPublished`; 0 when the log is empty. */
   readHeadPosition(): Promise<number>;
   /** Every processor's checkpoint and how many events of the log lie beyond it. */

@@ -326,11 +326,8 @@ export function createPostgresEventStore(db: Database, { projections, turns = tr
 export type LogRead = {
   after: LogPosition;
   maxCount: number;
-  /**
-   * Keeps only the events `where` holds for (a condition on an `events` row). Such a read looks at
-   * no more than `scanWindow` events of the log, matching or not: a rare filter costs bounded work.
-   */
-  filter?: { where: RawBuilder<boolean>; scanWindow: number };
+  /** Keeps only the events its condition holds for. */
+  filter?: LogFilter;
   /**
    * false: every committed event, past the late-commit horizon. Only for a reader that has locked
    * out the writers it cares about (the rebuild), where the horizon would only hide recent events
@@ -339,10 +336,24 @@ export type LogRead = {
   horizon?: boolean;
 };
 
+/**
+ * Keeps only the events `where` holds for (a condition on an `events` row). Such a read looks at
+ * no more than `scanWindow` events of the log, matching or not: a rare filter costs bounded work.
+ */
+export type LogFilter = { where: RawBuilder<boolean>; scanWindow: number };
+
 /** `next` is where the following read continues: `after` when nothing was read. */
 export type LogPage = { events: RecordedEvent[]; next: LogPosition };
 
-type ScannedRow = { [Column in keyof EventRow]: EventRow[Column] | null } & { matches: boolean | null; n: string | null; end_transaction_id: string; end_position: number };
+/** A row of a filtered scan: the event's columns as `columns` selects them, null on the rows past the page's matches. */
+type ScannedRow<Row> = { [Column in keyof Row]: Row[Column] | null } & {
+  global_position: number | null;
+  transaction_id: string | null;
+  matches: boolean | null;
+  n: string | null;
+  end_transaction_id: string;
+  end_position: number;
+};
 
 const positionOf = (event: { transactionId: string; globalPosition: number }): LogPosition => ({
   transactionId: event.transactionId,
@@ -358,14 +369,12 @@ const positionOf = (event: { transactionId: string; globalPosition: number }): L
  */
 export async function readLog(db: Executor, read: LogRead): Promise<LogPage> {
   const { after, maxCount, filter } = read;
-  const final = read.horizon === false ? sql<boolean>`true` : isFinalInLog();
-  const beyond = sql<boolean>`(transaction_id, global_position) > (${after.transactionId}::xid8, ${after.globalPosition}::bigint)`;
   if (!filter) {
     const rows = await db
       .selectFrom('events')
       .select(eventColumns)
-      .where(final)
-      .where(beyond)
+      .where(read.horizon === false ? sql<boolean>`true` : isFinalInLog())
+      .where(sql<boolean>`(transaction_id, global_position) > (${after.transactionId}::xid8, ${after.globalPosition}::bigint)`)
       .orderBy('events.transaction_id')
       .orderBy('events.global_position')
       .limit(maxCount)
@@ -374,13 +383,34 @@ export async function readLog(db: Executor, read: LogRead): Promise<LogPage> {
     const last = events.at(-1);
     return { events, next: last ? positionOf(last) : after };
   }
-  // One statement, one horizon. The scan walks the log's index in order (each step ordered by the
-  // index's own columns, so that nothing sorts the window) and stops at the page's last match or at
-  // the window's end, whichever comes first: a page of common events reads about `maxCount` rows,
-  // not the whole window. Its row past the last match (a further match, or the
-  // window's last event) only tells where the next read continues. When the log ends inside the
-  // window, its last final event is where the next read continues.
-  const { rows } = await sql<ScannedRow>`
+  const { rows, next } = await scanLog<EventRow>(db, read, filter, sql.raw(returnedColumns));
+  return { events: rows.map(toRecorded), next };
+}
+
+/**
+ * A filtered read of the log (as `readLog`'s) that answers each matching event as `text`, an SQL
+ * expression of its `events` row, instead of the row: the driver builds no object of the event.
+ * Events whose `text` is NULL are left out, after counting towards `maxCount` as `readLog`'s do.
+ */
+export async function readLogText(db: Executor, read: LogRead & { filter: LogFilter }, text: RawBuilder<string | null>): Promise<{ texts: string[]; next: LogPosition }> {
+  const columns = sql`global_position, transaction_id::text as transaction_id, case when matches then ${text} end as text`;
+  const { rows, next } = await scanLog<{ text: string | null }>(db, read, read.filter, columns);
+  return { texts: rows.flatMap((row) => (row.text === null ? [] : [row.text])), next };
+}
+
+/**
+ * The scan of a filtered read. One statement, one horizon. The scan walks the log's index in order
+ * (each step ordered by the index's own columns, so that nothing sorts the window) and stops at the
+ * page's last match or at the window's end, whichever comes first: a page of common events reads
+ * about `maxCount` rows, not the whole window. Its row past the last match (a further match, or the
+ * window's last event) only tells where the next read continues. When the log ends inside the
+ * window, its last final event is where the next read continues. `columns` select from the matched
+ * rows (with `matches` among them) and must include `global_position` and `transaction_id` as text.
+ */
+async function scanLog<Row>(db: Executor, read: LogRead, filter: LogFilter, columns: RawBuilder<unknown>): Promise<{ rows: Row[]; next: LogPosition }> {
+  const { after, maxCount } = read;
+  const beyond = sql<boolean>`(transaction_id, global_position) > (${after.transactionId}::xid8, ${after.globalPosition}::bigint)`;
+  const { rows } = await sql<ScannedRow<Row>>`
     with horizon as materialized (select ${logHorizon} as first_open),
     final as not materialized (
       select * from events where ${read.horizon === false ? sql`true` : sql`transaction_id < (select first_open from horizon)`} and ${beyond}),
@@ -393,18 +423,16 @@ export async function readLog(db: Executor, read: LogRead): Promise<LogPage> {
     log_end as (
       select transaction_id::text as end_transaction_id, global_position as end_position from final
       order by transaction_id desc, global_position desc limit 1)
-    select ${sql.raw(returnedColumns)}, matches, n, end_transaction_id, end_position
+    select ${columns}, matches, n, end_transaction_id, end_position
     from log_end left join picked on true
     order by picked.n`.execute(db);
-  if (!rows[0]) return { events: [], next: after };
-  const events = rows.flatMap((row) => (row.matches ? [toRecorded(row as EventRow)] : [])).slice(0, maxCount);
-  const last = events.at(-1);
+  if (!rows[0]) return { rows: [], next: after };
+  const matched = rows.filter((row) => row.matches).slice(0, maxCount);
+  const last = matched.at(-1);
   const windowEnd = rows.find((row) => Number(row.n) === filter.scanWindow);
-  const next =
-    last && events.length === maxCount
-      ? positionOf(last)
-      : windowEnd
-        ? { transactionId: windowEnd.transaction_id!, globalPosition: Number(windowEnd.global_position) }
-        : { transactionId: rows[0].end_transaction_id, globalPosition: Number(rows[0].end_position) };
-  return { events, next };
+  const stop = last && matched.length === maxCount ? last : windowEnd;
+  const next = stop
+    ? { transactionId: stop.transaction_id!, globalPosition: Number(stop.global_position) }
+    : { transactionId: rows[0].end_transaction_id, globalPosition: Number(rows[0].end_position) };
+  return { rows: matched as Row[], next };
 }

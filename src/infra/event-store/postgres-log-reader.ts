@@ -2,8 +2,9 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import { readProcessorLags } from '../metrics/processor-lag.js';
 import { isAtOrAfter, logStart, type LogPosition } from './event-store.js';
-import type { ChainedEvent, EventAsOf, LogReader } from './log-reader.js';
-import { readLog } from './postgres-event-store.js';
+import { envelopeText } from './envelope-text.js';
+import type { ChainedEvent, EventAsOf, LogReader, PublishedRead } from './log-reader.js';
+import { readLog, readLogText, type LogFilter, type LogRead } from './postgres-event-store.js';
 import { ofWorkspace, publishedUnder } from './published-event-condition.js';
 import { verifyHashChains } from './verify-hash-chains.js';
 
@@ -20,6 +21,28 @@ async function logPositionAt(db: Executor, globalPosition: number): Promise<LogP
     select transaction_id::text as transaction_id from events where global_position = ${globalPosition}`.execute(db);
   const row = rows[0];
   return row ? { transactionId: row.transaction_id, globalPosition } : null;
+}
+
+/**
+ * A page of published events read by `readPage` (a filtered read of the log, in any form). The
+ * log's one reader, so the feed keeps the workers' order and late-commit horizon; the numeric
+ * position names an event, whose transaction id places it in that order.
+ */
+async function readPublishedWith<Item>(
+  db: Executor,
+  { after, maxCount, names, workspace, upTo }: PublishedRead,
+  readPage: (read: LogRead & { filter: LogFilter }) => Promise<{ items: Item[]; next: LogPosition }>,
+): Promise<{ items: Item[]; next: number } | null> {
+  const from = await logPositionAt(db, after);
+  const until = upTo === undefined ? undefined : await logPositionAt(db, upTo);
+  if (!from || until === null) return null;
+  if (until && isAtOrAfter(from, until)) return { items: [], next: until.globalPosition };
+  const conditions = [publishedUnder(names)];
+  if (workspace !== undefined) conditions.push(ofWorkspace(workspace));
+  if (until) conditions.push(sql<boolean>`(transaction_id, global_position) <= (${until.transactionId}::xid8, ${until.globalPosition}::bigint)`);
+  const where = sql<boolean>`${sql.join(conditions, sql` and `)}`;
+  const page = await readPage({ after: from, maxCount, filter: { where, scanWindow } });
+  return { items: page.items, next: until && isAtOrAfter(page.next, until) ? until.globalPosition : page.next.globalPosition };
 }
 
 /** The log as PostgreSQL's `events` table keeps it. */
@@ -59,19 +82,15 @@ export function createPostgresLogReader(db: Executor): LogReader {
       return rows.map((row): EventAsOf => ({ revision: Number(row.revision), recordedUs: Number(row.recorded_us), type: row.type, data: row.data }));
     },
 
-    async readPublished({ after, maxCount, names, workspace, upTo }) {
-      // The log's one reader, so the feed keeps the workers' order and late-commit horizon; the
-      // numeric position names an event, whose transaction id places it in that order.
-      const from = await logPositionAt(db, after);
-      const until = upTo === undefined ? undefined : await logPositionAt(db, upTo);
-      if (!from || until === null) return null;
-      if (until && isAtOrAfter(from, until)) return { events: [], next: until.globalPosition };
-      const conditions = [publishedUnder(names)];
-      if (workspace !== undefined) conditions.push(ofWorkspace(workspace));
-      if (until) conditions.push(sql<boolean>`(transaction_id, global_position) <= (${until.transactionId}::xid8, ${until.globalPosition}::bigint)`);
-      const where = sql<boolean>`${sql.join(conditions, sql` and `)}`;
-      const page = await readLog(db, { after: from, maxCount, filter: { where, scanWindow } });
-      return { events: page.events, next: until && isAtOrAfter(page.next, until) ? until.globalPosition : page.next.globalPosition };
+    async readPublished(read) {
+      const page = await readPublishedWith(db, read, (logRead) => readLog(db, logRead).then(({ events, next }) => ({ items: events, next })));
+      return page && { events: page.items, next: page.next };
+    },
+
+    async readPublishedJson(read) {
+      // The envelopes rendered by PostgreSQL, the stored JSON spliced in: nothing parsed or written again here.
+      const page = await readPublishedWith(db, read, (logRead) => readLogText(db, logRead, envelopeText).then(({ texts, next }) => ({ items: texts, next })));
+      return page && { envelopes: page.items, next: page.next };
     },
 
     async readHeadPosition() {
