@@ -189,13 +189,20 @@ async function appendEvents(db: Executor, appends: readonly StreamAppend[], proj
 }
 
 /**
+ * The most events whose projections go in the append statement (a few statements each, compiled
+ * once per combination): a longer run (a series' occurrences) costs fewer round trips through the
+ * projections' set-based `apply` than a statement of hundreds of parts costs to plan.
+ */
+const maxEventsBeside = 32;
+
+/**
  * The projections' statements for an append without work of its own in the transaction, in the
  * events' order; undefined when any projection needs `apply` (then the append opens a
  * transaction): for an event it has no statements for, or for several events it cannot tell
  * write distinct rows (sqlKeyOf), which one statement cannot write one after the other.
  */
 function statementsBeside(projections: readonly InlineProjection<Transaction<DB>>[], events: readonly NewEvent[], options: AppendOptions<Transaction<DB>>): BoundSql[] | undefined {
-  if (options.inTransaction) return undefined;
+  if (options.inTransaction || events.length > maxEventsBeside) return undefined;
   const bound: BoundSql[] = [];
   for (const projection of projections) {
     const handled = events.filter((event) => projection.handles.has(event.type));
