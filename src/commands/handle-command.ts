@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import { DomainError } from '../domain/domain-error.js';
 import type { Executor } from '../infra/db/database.js';
 import type { DB } from '../infra/db/schema.js';
-import type { AppendInTransaction, EventOf, EventStore, InTransaction, RecordedEvent, StreamTurn } from '../infra/event-store/event-store.js';
+import type { AppendInTransaction, EventOf, EventStore, InTransaction, RecordedEvent, StreamAppend, StreamTurn } from '../infra/event-store/event-store.js';
 import { lockStreamRows } from '../infra/event-store/lock-stream-rows.js';
 import { WrongExpectedRevisionError } from '../infra/event-store/wrong-expected-revision-error.js';
 import type { CommandContext } from './command-context.js';
@@ -97,19 +97,42 @@ export type StreamEvents<Event extends EventOf> = { streamId: string; events: Ev
  * A command over several streams (a blackout and the bookings it cancels, a bundle's bookings):
  * one decision, its appends to every stream in one transaction, each expecting its own revision.
  */
-export type StreamsCommandSpec<State, Event extends EventOf> = {
+export type StreamsCommandSpec<State, Event extends EventOf> = StreamsLoad<State> & {
   /** The streams the decision stands on (read first, before the state): every stream it may append to. */
   streamIds: (db: Executor) => Promise<readonly string[]>;
-  load: (db: Executor) => Promise<State>;
   /** Pure decision: the events per stream, none when nothing changes; throws DomainError to refuse. */
   decide: (state: State) => StreamEvents<Event>[];
   /** As CommandSpec's. */
   onConstraintViolation?: (error: AppendFailure) => DomainError | 'retry' | undefined;
-  /** Checks and locks in the appends' transaction, before them; throwing rolls back every append. */
-  inTransaction?: (trx: Transaction<DB>, state: State) => Promise<void>;
+  /**
+   * Checks and locks in the appends' transaction, before them, that this state needs; throwing
+   * rolls back every append. Undefined: the appends need no transaction of their own, and go in
+   * one statement where the store offers it (appendToStreams).
+   */
+  inTransactionFor?: (state: State) => ((trx: Transaction<DB>) => Promise<void>) | undefined;
   /** Why a store without transactions over several streams (EventStoreDB) refuses the command: 503. */
   needsOneTransaction: string;
 };
+
+/**
+ * Reads the state the decision needs; or, in one statement, with the revisions of the streams
+ * (each stream's revision by its id; one snapshot, one round trip instead of one per stream more).
+ */
+type StreamsLoad<State> =
+  | { load: (db: Executor) => Promise<State> }
+  | { loadWithRevisions: (db: Executor) => Promise<{ revisions: ReadonlyMap<string, number | null>; state: State }> };
+
+/** The state alone. */
+async function loadStreamsState<State>(spec: StreamsLoad<State>, db: Executor): Promise<State> {
+  return 'load' in spec ? spec.load(db) : (await spec.loadWithRevisions(db)).state;
+}
+
+/** The streams' revisions, then the state, read on the pool; or both in one statement. */
+async function revisionsAndState<State>(ctx: CommandContext, spec: StreamsLoad<State>, streamIds: readonly string[]) {
+  if ('loadWithRevisions' in spec && !ctx.eventStore.projectsAfterCommit) return spec.loadWithRevisions(ctx.db);
+  const revisions = new Map(await Promise.all(streamIds.map(async (id) => [id, await ctx.eventStore.readStreamRevision(id)] as const)));
+  return { revisions, state: await loadStreamsState(spec, ctx.db) };
+}
 
 export type StreamsCommandResult<State> = { state: State; events: RecordedEvent[] };
 
@@ -122,28 +145,35 @@ async function appendDecided<State, Event extends EventOf>(
   decided: readonly StreamEvents<Event>[],
   revisions: ReadonlyMap<string, number | null>,
 ): Promise<RecordedEvent[]> {
-  await spec.inTransaction?.(trx, state);
+  await spec.inTransactionFor?.(state)?.(trx);
   const recorded: RecordedEvent[] = [];
-  for (const { streamId, events } of [...decided].sort((a, b) => (a.streamId < b.streamId ? -1 : 1))) {
-    if (!revisions.has(streamId)) throw new Error(`a decision appended to ${streamId}, which it did not read`);
-    recorded.push(...(await append(streamId, events, revisions.get(streamId) ?? 'no_stream')));
-  }
+  for (const { streamId, events, expectedRevision } of streamAppends(decided, revisions)) recorded.push(...(await append(streamId, events, expectedRevision)));
   return recorded;
+}
+
+/** The decision's appends in stream id order (the order every writer of several streams claims them in), each expecting the revision read. */
+function streamAppends<Event extends EventOf>(decided: readonly StreamEvents<Event>[], revisions: ReadonlyMap<string, number | null>): StreamAppend[] {
+  return [...decided]
+    .sort((a, b) => (a.streamId < b.streamId ? -1 : 1))
+    .map(({ streamId, events }) => {
+      if (!revisions.has(streamId)) throw new Error(`a decision appended to ${streamId}, which it did not read`);
+      return { streamId, events, expectedRevision: revisions.get(streamId) ?? 'no_stream' };
+    });
 }
 
 const decidedEvents = <Event extends EventOf>(decided: readonly StreamEvents<Event>[]) => decided.filter((d) => d.events.length > 0);
 
-/** One optimistic attempt over several streams: their revisions, then the state, read on the pool; the appends in one transaction. */
+/** One optimistic attempt over several streams: their revisions and the state read on the pool; the appends in one statement, or one transaction where they need one. */
 async function attemptStreamsOptimistically<State, Event extends EventOf>(
   ctx: CommandContext,
   appendInOneTransaction: NonNullable<EventStore<Transaction<DB>>['appendInOneTransaction']>,
   spec: StreamsCommandSpec<State, Event>,
 ): Promise<StreamsCommandResult<State>> {
-  const streamIds = await spec.streamIds(ctx.db);
-  const revisions = new Map(await Promise.all(streamIds.map(async (id) => [id, await ctx.eventStore.readStreamRevision(id)] as const)));
-  const state = await spec.load(ctx.db);
+  const { revisions, state } = await revisionsAndState(ctx, spec, await spec.streamIds(ctx.db));
   const decided = decidedEvents(spec.decide(state));
   if (decided.length === 0) return { state, events: [] };
+  const appendToStreams = ctx.eventStore.projectsAfterCommit ? undefined : ctx.eventStore.appendToStreams?.bind(ctx.eventStore);
+  if (appendToStreams && !spec.inTransactionFor?.(state)) return { state, events: await appendToStreams(streamAppends(decided, revisions)) };
   const events = await appendInOneTransaction((trx, append) => appendDecided(trx, append, spec, state, decided, revisions));
   return { state, events };
 }
@@ -157,7 +187,7 @@ function attemptStreamsInTurn<State, Event extends EventOf>(
     const streamIds = await spec.streamIds(trx);
     const locked = await lockStreamRows(trx, streamIds);
     const revisions = new Map(streamIds.map((id) => [id, locked.get(id) ?? null]));
-    const state = await spec.load(trx);
+    const state = await loadStreamsState(spec, trx);
     const decided = decidedEvents(spec.decide(state));
     if (decided.length === 0) return { state, events: [] };
     return { state, events: await appendDecided(trx, append, spec, state, decided, revisions) };

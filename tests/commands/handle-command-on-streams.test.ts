@@ -71,7 +71,7 @@ describe('a command over several streams (handleCommandOnStreams)', () => {
         { streamId: 's-a', events: [happened(1)] },
         { streamId: 's-b', events: [happened(1)] },
       ],
-      async inTransaction() {
+      inTransactionFor: () => async () => {
         throw Object.assign(new Error('overlap'), { code: '23P01' });
       },
       onConstraintViolation: (error) => (error.code === '23P01' ? new DomainError('booking_conflict', 'refused in the transaction') : undefined),

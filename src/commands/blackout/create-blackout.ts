@@ -93,7 +93,7 @@ export async function createBlackout(ctx: CommandContext, actor: Principal, inpu
         ...resourceIds.map((id) => ({ streamId: resourceStreamId(id), events: cancellations.filter((e) => e.data.booking.bookableResourceId === id) })),
       ];
     },
-    async inTransaction(trx) {
+    inTransactionFor: () => async (trx) => {
       // The rows of the in-turn attempt (handleCommandOnStreams), in the same order, before the lock.
       await lockStreamRows(trx, [blackoutStreamId(blackout.workspace), ...(await covered(trx)).map(resourceStreamId)]);
       await sql`select pg_advisory_xact_lock(blackout_lock_key(${blackout.workspace}::uuid))`.execute(trx);

@@ -38,7 +38,8 @@ export type CreateBookingInput = {
 /** The fingerprint of the booker's usage the decision saw, when a quota applies (null: none applies). */
 export type QuotaBoundState = CreateBookingState & ApproverDelegations & { quotaSeen: string | null };
 
-const unregistered: QuotaBoundState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [], quotaSeen: null };
+/** The state of a create on a resource without registration: the decision refuses it in its order. */
+export const unregisteredCreateState: QuotaBoundState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [], quotaSeen: null };
 
 /**
  * Only what a create's decision needs (the resource, the active bookings in the way, the booker's
@@ -53,7 +54,7 @@ export async function findCreateState(
   { startTime, endTime }: { startTime: Temporal.Instant; endTime: Temporal.Instant },
   now: Temporal.Instant,
 ): Promise<{ revision: number | null; state: QuotaBoundState }> {
-  if (!found) return { revision: null, state: unregistered };
+  if (!found) return { revision: null, state: unregisteredCreateState };
   const { streamRevision, ...read } = await findBookingCreateState(db, resourceStreamId(found.id), found.id, booker, startTime, endTime);
   return { revision: streamRevision, state: quotaBoundState(read, startTime, await findApproverDelegations(db, read.resource, now)) };
 }

@@ -57,8 +57,12 @@ export async function handleBundleChange<State extends BookingMoveState>(ctx: Co
     },
     load: (db) => Promise.all(bookings.map(async (booking) => loadMore(db, { booking, resource: await findBookedResource(db, booking.bookableResourceId) }))),
     decide: (states) => withPromotions(ctx, states, change.decide(states)),
-    async inTransaction(trx, states) {
-      for (const s of states) await change.inTransactionFor?.(s)?.(trx, [], async () => undefined);
+    inTransactionFor(states) {
+      const works = states.flatMap((s) => change.inTransactionFor?.(s) ?? []);
+      if (works.length === 0) return undefined;
+      return async (trx) => {
+        for (const work of works) await work(trx, [], async () => undefined);
+      };
     },
     // A promotion's create meets the append's guards as any create does.
     onConstraintViolation: change.onConstraintViolation ?? overlapMeansRetry,

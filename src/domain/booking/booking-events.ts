@@ -60,3 +60,8 @@ export const bookingEventTypes: ReadonlySet<string> = new Set(Object.keys(publis
 export function isBookingEvent(event: { type: string; data: unknown }): event is BookingEvent {
   return bookingEventTypes.has(event.type);
 }
+
+/** The id of the booking a booking event (or BookingArchived) carries; undefined for any other event. */
+export function bookingIdOfEvent(event: { type: string; data: unknown }): string | undefined {
+  return (event.data as { booking?: { id?: string } } | null)?.booking?.id;
+}

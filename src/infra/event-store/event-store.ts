@@ -48,6 +48,13 @@ export type InlineProjection<Trx> = {
    * twice. Undefined: this event needs `apply`.
    */
   sqlOf?: (event: EventOf) => BoundSql[] | undefined;
+  /**
+   * The key of the rows `sqlOf` writes for the event (a booking's id, an entry's): events with
+   * distinct keys write distinct rows and none reads another's, so several of them go in one
+   * statement, applied in their order. Undefined: an append of several events this projection
+   * handles takes the projections in its transaction (so does an undefined answer).
+   */
+  sqlKeyOf?: (event: EventOf) => string | undefined;
 };
 
 /**
@@ -60,6 +67,9 @@ export type InTransaction<Trx> = (trx: Trx, events: RecordedEvent[], project: ()
 export type AppendOptions<Trx> = { inTransaction?: InTransaction<Trx> };
 
 export type AppendResult = { nextExpectedRevision: number; events: RecordedEvent[] };
+
+/** The events of one stream in an append to several (EventStore.appendToStreams). */
+export type StreamAppend = { streamId: string; events: NewEvent[]; expectedRevision: ExpectedRevision };
 
 /** One append inside a unit of work (`appendInOneTransaction`): its events, recorded and projected. */
 export type AppendInTransaction = (streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision) => Promise<RecordedEvent[]>;
@@ -98,6 +108,13 @@ export type EventStore<Trx = unknown> = {
    * commits together or nothing does; a stale revision throws WrongExpectedRevisionError.
    */
   appendInOneTransaction?<T>(work: (trx: Trx, append: AppendInTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Appends to several streams at once, each expecting its own revision, with the projections:
+   * what `appendInOneTransaction` appending them in this order writes, in one statement where the
+   * projections allow it. All or nothing; a stale revision throws WrongExpectedRevisionError.
+   * Offered where the read models are written in the append (not with PROJECTIONS=async).
+   */
+  appendToStreams?(appends: readonly StreamAppend[]): Promise<RecordedEvent[]>;
   /**
    * Where the log ends (its last event), or null when it is empty. Set by a store whose appends
    * are no PostgreSQL transactions (EventStoreDB): checks run in an append's transaction see the

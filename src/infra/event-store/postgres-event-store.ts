@@ -6,7 +6,7 @@ import type { Database, Executor } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { EventsTable } from '../db/tables/events.table.js';
 import { compileOnce, holesOf, prefixedArgs, type BoundSql, type CompiledTemplate, type Holes } from '../db/sql-template.js';
-import type { AppendOptions, AppendResult, EventStore, ExpectedRevision, InlineProjection, LogPosition, NewEvent, RecordedEvent } from './event-store.js';
+import type { AppendOptions, AppendResult, EventStore, ExpectedRevision, InlineProjection, LogPosition, NewEvent, RecordedEvent, StreamAppend } from './event-store.js';
 import { canonicalJson, genesisHash } from './hash-chain.js';
 import { isFinalInLog, logHorizon } from './log-horizon.js';
 import { projectEvents } from './project-events.js';
@@ -67,10 +67,11 @@ type ExpectedKind = 'revision' | 'no_stream' | 'any' | 'stream_exists';
 
 const kindOf = (expected: ExpectedRevision): ExpectedKind => (typeof expected === 'number' ? 'revision' : expected);
 
-const p = holesOf('append.') as Holes<AppendArgs>;
+/** The holes of the `j`th stream's values in an append statement. */
+const streamHoles = (j: number) => holesOf(`append${j}.`) as Holes<AppendArgs>;
 
 /** The head hash after appending the events on top of `previous` (an SQL expression over the stream row). */
-const newHead = (previous: RawBuilder<unknown>, firstRevision: RawBuilder<unknown>) =>
+const newHead = (p: Holes<AppendArgs>, previous: RawBuilder<unknown>, firstRevision: RawBuilder<unknown>) =>
   sql`(event_hash_chain(${previous}, ${firstRevision}, ${p.chainTypes}::text[], ${p.chainDatas}::text[]))[${p.count}]`;
 
 /**
@@ -78,13 +79,13 @@ const newHead = (previous: RawBuilder<unknown>, firstRevision: RawBuilder<unknow
  * expectation in the same statement. The row lock makes a concurrent writer wait and then re-check
  * against the committed revision, so the previous hash always comes from the row it claims.
  */
-function claimStatement(kind: ExpectedKind) {
+function claimStatement(kind: ExpectedKind, p: Holes<AppendArgs>) {
   const advance = sql`stream_revision = streams.stream_revision + ${p.count}, updated_at = now(),
     previous_head_hash = streams.head_hash,
-    head_hash = ${newHead(sql`streams.head_hash`, sql`streams.stream_revision + 1`)}`;
+    head_hash = ${newHead(p, sql`streams.head_hash`, sql`streams.stream_revision + 1`)}`;
   const returning = sql`returning stream_revision, previous_head_hash`;
   const insertNew = sql`insert into streams (stream_id, stream_revision, head_hash, previous_head_hash)
-    values (${p.streamId}, ${p.count} - 1, ${newHead(sql`${genesisHash}::text`, sql`0::bigint`)}, ${genesisHash})`;
+    values (${p.streamId}, ${p.count} - 1, ${newHead(p, sql`${genesisHash}::text`, sql`0::bigint`)}, ${genesisHash})`;
   switch (kind) {
     case 'no_stream':
       return sql`${insertNew} on conflict (stream_id) do nothing ${returning}`;
@@ -97,37 +98,56 @@ function claimStatement(kind: ExpectedKind) {
   }
 }
 
-/**
- * Claims the revisions, chains the hashes and inserts the events in one statement, with the
- * projections' statements beside them. When the claim fails, the events get no revision and their
- * insert fails on `not null`: the whole statement, projections included, writes nothing.
- * PostgreSQL runs the main insert before the other data-modifying parts, so that failure comes first.
- */
-function appendStatement(kind: ExpectedKind, projections: RawBuilder<unknown>[]) {
-  const beside = projections.map((statement, i) => sql`, ${sql.raw(`projection${i}`)} as (${statement})`);
-  return sql`
-    with claimed as (${claimStatement(kind)}),
-    chained as materialized (
-      select claimed.stream_revision - ${p.count} + 1 as first_revision,
-        event_hash_chain(claimed.previous_head_hash, claimed.stream_revision - ${p.count} + 1, ${p.chainTypes}::text[], ${p.chainDatas}::text[]) as hashes
-      from claimed)
-    ${sql.join(beside, sql``)}
-    insert into events (event_id, stream_id, stream_revision, event_type, data, metadata, hash)
-    select e.event_id, ${p.streamId}, chained.first_revision + e.ordinal - 1, e.event_type, e.data, e.metadata, chained.hashes[e.ordinal]
+/** The `j`th stream's claim and hash chain, and its events as rows to insert (null revisions when the claim failed). */
+function streamParts(kind: ExpectedKind, j: number) {
+  const p = streamHoles(j);
+  const [claimed, chained] = [sql.raw(`claimed${j}`), sql.raw(`chained${j}`)];
+  const ctes = sql`${claimed} as (${claimStatement(kind, p)}),
+    ${chained} as materialized (
+      select ${claimed}.stream_revision - ${p.count} + 1 as first_revision,
+        event_hash_chain(${claimed}.previous_head_hash, ${claimed}.stream_revision - ${p.count} + 1, ${p.chainTypes}::text[], ${p.chainDatas}::text[]) as hashes
+      from ${claimed})`;
+  const rows = sql`
+    select e.event_id, ${p.streamId}::text as stream_id, ${chained}.first_revision + e.ordinal - 1 as stream_revision, e.event_type, e.data, e.metadata,
+      ${chained}.hashes[e.ordinal] as hash, ${sql.lit(j)} as stream_ordinal, e.ordinal
     from unnest(${p.ids}::uuid[], ${p.types}::text[], ${p.datas}::jsonb[], ${p.metadatas}::jsonb[])
       with ordinality as e(event_id, event_type, data, metadata, ordinal)
-      left join chained on true
-    order by e.ordinal
+      left join ${chained} on true`;
+  return { ctes, rows };
+}
+
+/**
+ * Claims the revisions of every stream, chains the hashes and inserts the events in one statement,
+ * with the projections' statements beside them. When a claim fails, its events get no revision and
+ * their insert fails on `not null`: the whole statement, projections included, writes nothing.
+ * PostgreSQL runs the main insert before the other data-modifying parts, and those from the last
+ * listed to the first (nodeModifyTable.c: `es_auxmodifytables` is built with lcons), so the
+ * projections are listed in reverse: they run in their order, that of the events (a cancelled
+ * booking's row leaves the exclusion constraint before a promoted one's comes in).
+ */
+function appendStatement(kinds: readonly ExpectedKind[], projections: RawBuilder<unknown>[]) {
+  const streams = kinds.map((kind, j) => streamParts(kind, j));
+  const beside = projections.map((statement, i) => sql`, ${sql.raw(`projection${i}`)} as (${statement})`).reverse();
+  return sql`
+    with ${sql.join(streams.map((s) => s.ctes))}
+    ${sql.join(beside, sql``)}
+    insert into events (event_id, stream_id, stream_revision, event_type, data, metadata, hash)
+    select event_id, stream_id, stream_revision, event_type, data, metadata, hash
+    from (${sql.join(
+      streams.map((s) => s.rows),
+      sql` union all `,
+    )}) as appended
+    order by stream_ordinal, ordinal
     returning ${sql.raw(returnedColumns)}`;
 }
 
-/** By expectation and projection templates: combinations the code makes, a few dozen. */
+/** By expectations and projection templates: combinations the code makes, a few dozen. */
 const compiledAppends = boundedCache<string, CompiledTemplate>('compiled-appends', { maxEntries: 1_000 });
 
-/** The append statement of this expectation with these projection templates, compiled once. */
-function compiledAppend(kind: ExpectedKind, projections: readonly BoundSql[]): CompiledTemplate {
-  const key = `${kind}|${projections.map((b) => b.template.id).join(',')}`;
-  return compiledAppends.remember(key, () => compileOnce(appendStatement(kind, projections.flatMap((b, i) => b.template.statements(holesOf(`${i}.`))))));
+/** The append statement of these expectations with these projection templates, compiled once. */
+function compiledAppend(kinds: readonly ExpectedKind[], projections: readonly BoundSql[]): CompiledTemplate {
+  const key = `${kinds.join(',')}|${projections.map((b) => b.template.id).join(',')}`;
+  return compiledAppends.remember(key, () => compileOnce(appendStatement(kinds, projections.flatMap((b, i) => b.template.statements(holesOf(`${i}.`))))));
 }
 
 /** A claim that failed: the events found no revision (see appendStatement). */
@@ -136,13 +156,13 @@ const isFailedClaim = (error: unknown) => {
   return code === '23502' && table === 'events';
 };
 
-/** Appends (with the projections' statements, if any) in one statement; null when the claim failed. */
-async function appendEvents(db: Executor, streamId: string, events: NewEvent[], expected: ExpectedRevision, projections: readonly BoundSql[] = []): Promise<EventRow[] | null> {
+/** The values of one stream's part of an append statement. */
+function appendArgs({ streamId, events, expectedRevision }: StreamAppend): AppendArgs {
   const datas = events.map((e) => JSON.stringify(e.data));
-  const args: AppendArgs = {
+  return {
     streamId,
     count: events.length,
-    expected: typeof expected === 'number' ? expected : null,
+    expected: typeof expectedRevision === 'number' ? expectedRevision : null,
     chainTypes: events.map((e) => JSON.stringify(e.type)),
     chainDatas: datas.map((d) => canonicalJson(JSON.parse(d))),
     ids: events.map((e) => e.id ?? randomUUID()),
@@ -151,9 +171,16 @@ async function appendEvents(db: Executor, streamId: string, events: NewEvent[], 
     // The trace of the request writing the events travels with them to Kafka and the webhook (contract §18).
     metadatas: events.map((e) => JSON.stringify({ ...currentTraceMetadata(), ...e.metadata })),
   };
-  const filled = { ...prefixedArgs(projections), ...Object.fromEntries(Object.entries(args).map(([name, value]) => [`append.${name}`, value])) };
+}
+
+/** Appends to the streams (with the projections' statements, if any) in one statement; null when a claim failed. */
+async function appendEvents(db: Executor, appends: readonly StreamAppend[], projections: readonly BoundSql[] = []): Promise<EventRow[] | null> {
+  const filled: Record<string, unknown> = prefixedArgs(projections);
+  appends.forEach((append, j) => {
+    for (const [name, value] of Object.entries(appendArgs(append))) filled[`append${j}.${name}`] = value;
+  });
   try {
-    const { rows } = await db.executeQuery<EventRow>(compiledAppend(kindOf(expected), projections).fill(filled));
+    const { rows } = await db.executeQuery<EventRow>(compiledAppend(appends.map((a) => kindOf(a.expectedRevision)), projections).fill(filled));
     return [...rows];
   } catch (error) {
     if (isFailedClaim(error)) return null;
@@ -162,19 +189,32 @@ async function appendEvents(db: Executor, streamId: string, events: NewEvent[], 
 }
 
 /**
- * The projections' statements for an append of one event without work of its own in the
- * transaction, or undefined when any projection needs `apply` (then the append opens a transaction).
- * Several events might write one row twice, which one statement cannot do.
+ * The most events whose projections go in the append statement (a few statements each, compiled
+ * once per combination): a longer run (a series' occurrences) costs fewer round trips through the
+ * projections' set-based `apply` than a statement of hundreds of parts costs to plan.
  */
-function statementsBeside(projections: readonly InlineProjection<Transaction<DB>>[], events: NewEvent[], options: AppendOptions<Transaction<DB>>): BoundSql[] | undefined {
-  if (events.length !== 1 || options.inTransaction) return undefined;
-  const event = events[0]!;
+const maxEventsBeside = 32;
+
+/**
+ * The projections' statements for an append without work of its own in the transaction, in the
+ * events' order; undefined when any projection needs `apply` (then the append opens a
+ * transaction): for an event it has no statements for, or for several events it cannot tell
+ * write distinct rows (sqlKeyOf), which one statement cannot write one after the other.
+ */
+function statementsBeside(projections: readonly InlineProjection<Transaction<DB>>[], events: readonly NewEvent[], options: AppendOptions<Transaction<DB>>): BoundSql[] | undefined {
+  if (options.inTransaction || events.length > maxEventsBeside) return undefined;
   const bound: BoundSql[] = [];
   for (const projection of projections) {
-    if (!projection.handles.has(event.type)) continue;
-    const statements = projection.sqlOf?.(event);
-    if (!statements) return undefined;
-    bound.push(...statements);
+    const handled = events.filter((event) => projection.handles.has(event.type));
+    if (handled.length > 1) {
+      const keys = handled.map((event) => projection.sqlKeyOf?.(event));
+      if (keys.includes(undefined) || new Set(keys).size !== keys.length) return undefined;
+    }
+    for (const event of handled) {
+      const statements = projection.sqlOf?.(event);
+      if (!statements) return undefined;
+      bound.push(...statements);
+    }
   }
   return bound;
 }
@@ -198,7 +238,7 @@ async function appendInTransaction(
   options: AppendOptions<Transaction<DB>>,
 ): Promise<AppendResult | null> {
   const beside = statementsBeside(projections, events, options);
-  const rows = await appendEvents(trx, streamId, events, expected, beside);
+  const rows = await appendEvents(trx, [{ streamId, events, expectedRevision: expected }], beside);
   if (!rows) return null;
   const result = appendResultOf(rows);
   if (beside) return result;
@@ -211,6 +251,17 @@ async function appendInTransaction(
   await options.inTransaction?.(trx, result.events, project);
   await project();
   return result;
+}
+
+/** The first of the appends whose stream is no longer at the revision it expected (read after the refused statement). */
+async function staleAppend(db: Executor, appends: readonly StreamAppend[]): Promise<StreamAppend> {
+  for (const append of appends) {
+    const revision = await currentRevision(db, append.streamId);
+    const { expectedRevision: expected } = append;
+    const holds = typeof expected === 'number' ? revision === expected : expected === 'no_stream' ? revision === null : expected === 'stream_exists' ? revision !== null : true;
+    if (!holds) return append;
+  }
+  return appends[0]!;
 }
 
 /**
@@ -228,7 +279,7 @@ export function createPostgresEventStore(db: Database, { projections, turns = tr
       const beside = statementsBeside(projections, events, options);
       if (beside) {
         // One statement, one round trip, its own transaction: the stream row is locked only while it runs.
-        const rows = await appendEvents(db, streamId, events, expectedRevision, beside);
+        const rows = await appendEvents(db, [{ streamId, events, expectedRevision }], beside);
         if (!rows) throw await refused();
         return appendResultOf(rows);
       }
@@ -255,13 +306,29 @@ export function createPostgresEventStore(db: Database, { projections, turns = tr
         work(trx, async (streamId, events, expectedRevision) => {
           if (events.length === 0) throw new Error('an append needs at least one event');
           // A failed claim aborts the transaction: the error rolls back every append of the work.
-          const rows = await appendEvents(trx, streamId, events, expectedRevision);
+          const rows = await appendEvents(trx, [{ streamId, events, expectedRevision }]);
           if (!rows) throw new WrongExpectedRevisionError(streamId, expectedRevision, null);
           const recorded = rows.map(toRecorded).sort((a, b) => a.streamRevision - b.streamRevision);
           await projectEvents(projections, trx, recorded);
           return recorded;
         }),
       );
+    },
+    async appendToStreams(appends) {
+      if (appends.length === 0 || appends.some((a) => a.events.length === 0)) throw new Error('an append needs at least one event');
+      const beside = statementsBeside(projections, appends.flatMap((a) => a.events), {});
+      if (!beside) {
+        return store.appendInOneTransaction!(async (_trx, append) => {
+          const recorded: RecordedEvent[] = [];
+          for (const a of appends) recorded.push(...(await append(a.streamId, a.events, a.expectedRevision)));
+          return recorded;
+        });
+      }
+      // One statement, one round trip: every stream's claim, the events and the projections.
+      const rows = await appendEvents(db, appends, beside);
+      if (rows) return rows.map(toRecorded).sort((a, b) => a.globalPosition - b.globalPosition);
+      const stale = await staleAppend(db, appends);
+      throw new WrongExpectedRevisionError(stale.streamId, stale.expectedRevision, await currentRevision(db, stale.streamId));
     },
     async inTurn(streamId, work) {
       let stale: ExpectedRevision | undefined;

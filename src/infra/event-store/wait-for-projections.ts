@@ -43,6 +43,8 @@ export function waitingForProjections(store: EventStore<Transaction<DB>>, progre
     projectsAfterCommit: true,
     // A turn decides on read models that may lag behind the stream's row: optimistic retries decide here.
     inTurn: undefined,
+    // Offered only where the read models are written in the append: several streams go through appendInOneTransaction here.
+    appendToStreams: undefined,
     async appendToStream(streamId, events, expectedRevision, options = {}) {
       const readLogHead = store.readLogHead?.bind(store);
       const inTransaction = options.inTransaction && readLogHead ? onCurrentReadModels(readLogHead, options.inTransaction) : options.inTransaction;

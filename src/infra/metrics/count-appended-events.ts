@@ -30,6 +30,13 @@ export function countAppendedEvents<Trx>(eventStore: EventStore<Trx>, counter: C
         });
       },
     }),
+    ...(eventStore.appendToStreams && {
+      async appendToStreams(appends) {
+        const events = await eventStore.appendToStreams!(appends);
+        for (const event of events) counter.inc({ type: event.type });
+        return events;
+      },
+    }),
     // Counted once the turn has committed.
     inTurn: inTurn
       ? async <T>(streamId: string, work: (turn: StreamTurn<Trx>) => Promise<T>): Promise<T> => {

@@ -1,7 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { BookingArchived } from '../../domain/booking/booking-archived.js';
 import { storedBookingEventTypes } from '../../domain/booking/booking-archived.js';
-import type { BookingEvent } from '../../domain/booking/booking-events.js';
+import { bookingIdOfEvent, type BookingEvent } from '../../domain/booking/booking-events.js';
 import { bind, executeAll, sqlTemplate, upsertStatement, type BoundSql } from '../../infra/db/sql-template.js';
 import { insertJsonRows } from '../../infra/db/json-rows.js';
 import type { BookingsArchiveTable, BookingsTable } from '../../infra/db/tables/bookings.table.js';
@@ -82,4 +82,5 @@ export const bookingsProjector: Projector = {
     if (archived.size > 0) await insertJsonRows('bookings_archive', archiveColumns, JSON.stringify([...archived.values()]), 'id').execute(trx);
   },
   sqlOf: (event) => (event.type === 'BookingArchived' ? undefined : upsertOf(event)),
+  sqlKeyOf: bookingIdOfEvent,
 };

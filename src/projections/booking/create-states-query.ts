@@ -7,29 +7,52 @@ import { createStateOfRow, createStateSql, type BookingCreateState, type CreateS
 /** One create asked of the resource: its booker and times, from before to (a waiting entry's are: its join refused any other, as a create does). */
 export type CreateAsk = { booker: string; from: Temporal.Instant; to: Temporal.Instant };
 
-type CreateStatesArgs = { streamId: string; resourceId: string; bookers: string[]; froms: string[]; tos: string[] };
+/** One create asked of a resource named with its stream (a bundle's item). */
+export type CreateAskOn = CreateAsk & { streamId: string; resourceId: string };
+
+type CreateStatesArgs = { streamIds: string[]; resourceIds: string[]; bookers: string[]; froms: string[]; tos: string[] };
 
 const h = holesOf() as Holes<CreateStatesArgs>;
-const each: Holes<CreateStateArgs> = { streamId: h.streamId, resourceId: h.resourceId, booker: sql.ref('ask.booker'), from: sql.ref('ask.from_time'), to: sql.ref('ask.to_time') };
+const each: Holes<CreateStateArgs> = {
+  streamId: sql.ref('ask.stream_id'),
+  resourceId: sql.ref('ask.resource_id'),
+  booker: sql.ref('ask.booker'),
+  from: sql.ref('ask.from_time'),
+  to: sql.ref('ask.to_time'),
+};
 
 /** findBookingCreateState's own query joined laterally to each ask: its rows, in the asks' order. */
-const createStates = compileOnce(sql`
-  select state.* from unnest(${h.bookers}::text[], ${h.froms}::timestamptz[], ${h.tos}::timestamptz[]) with ordinality as ask (booker, from_time, to_time, n)
-  cross join lateral (${createStateSql(each, false)}) as state
+const createStates = (rangeIsEmpty: boolean) =>
+  compileOnce(sql`
+  select state.* from unnest(${h.streamIds}::text[], ${h.resourceIds}::uuid[], ${h.bookers}::text[], ${h.froms}::timestamptz[], ${h.tos}::timestamptz[])
+    with ordinality as ask (stream_id, resource_id, booker, from_time, to_time, n)
+  cross join lateral (${createStateSql(each, rangeIsEmpty)}) as state
   order by ask.n`);
 
+const statements = { overlapping: createStates(false), empty: createStates(true) };
+
 /**
- * What each of these creates on one resource decides on, as findBookingCreateState reads it for
- * that create alone, in one statement (one snapshot) whatever their number.
+ * What each of these creates decides on, as findBookingCreateState reads it for that create alone
+ * (its stream's revision included), in one statement (one snapshot) whatever their number. Asks
+ * with an empty or inverted range are read as overlapping nothing, all of them when any is.
  */
-export async function findBookingCreateStates(db: Executor, streamId: string, bookableResourceId: string, asks: readonly CreateAsk[]): Promise<BookingCreateState[]> {
+export async function findBookingCreateStatesOn(db: Executor, asks: readonly CreateAskOn[]): Promise<BookingCreateState[]> {
   const args: CreateStatesArgs = {
-    streamId,
-    resourceId: bookableResourceId,
+    streamIds: asks.map((ask) => ask.streamId),
+    resourceIds: asks.map((ask) => ask.resourceId),
     bookers: asks.map((ask) => ask.booker),
     froms: asks.map((ask) => ask.from.toString()),
     tos: asks.map((ask) => ask.to.toString()),
   };
-  const { rows } = await db.executeQuery<CreateStateRow>(createStates.fill(args));
+  const empty = asks.some((ask) => ask.from.epochMilliseconds >= ask.to.epochMilliseconds);
+  const { rows } = await db.executeQuery<CreateStateRow>((empty ? statements.empty : statements.overlapping).fill(args));
   return rows.map(createStateOfRow);
+}
+
+/** findBookingCreateStatesOn for creates on one resource. */
+export function findBookingCreateStates(db: Executor, streamId: string, bookableResourceId: string, asks: readonly CreateAsk[]): Promise<BookingCreateState[]> {
+  return findBookingCreateStatesOn(
+    db,
+    asks.map((ask) => ({ ...ask, streamId, resourceId: bookableResourceId })),
+  );
 }

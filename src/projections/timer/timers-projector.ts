@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import { storedBookingEventTypes } from '../../domain/booking/booking-archived.js';
 import type { BookingArchived } from '../../domain/booking/booking-archived.js';
-import type { BookingEvent } from '../../domain/booking/booking-events.js';
+import { bookingIdOfEvent, type BookingEvent } from '../../domain/booking/booking-events.js';
 import { defaultBookingPolicy } from '../../domain/resource/resource.js';
 import type { ResourceUpdated } from '../../domain/resource/resource-events.js';
 import type { DB } from '../../infra/db/schema.js';
@@ -205,4 +205,5 @@ export const timersProjector: Projector = {
     if (run.length > 0) await replanAll(trx, run);
   },
   sqlOf: (event) => (event.type === 'ResourceUpdated' || event.type === 'BookingArchived' ? undefined : replanOf(event)),
+  sqlKeyOf: bookingIdOfEvent,
 };

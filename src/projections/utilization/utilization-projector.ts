@@ -1,4 +1,4 @@
-import { bookingEventTypes, type BookingEvent } from '../../domain/booking/booking-events.js';
+import { bookingEventTypes, bookingIdOfEvent, type BookingEvent } from '../../domain/booking/booking-events.js';
 import type { Insertable } from 'kysely';
 import { insertJsonRows } from '../../infra/db/json-rows.js';
 import { bind, executeAll, sqlTemplate, upsertStatement, type BoundSql } from '../../infra/db/sql-template.js';
@@ -66,4 +66,5 @@ export const utilizationProjector: Projector = {
     if (rows.size > 0) await insertJsonRows('utilization_bookings', columns, JSON.stringify([...rows.values()]), 'booking_id').execute(trx);
   },
   sqlOf: statementsOf,
+  sqlKeyOf: bookingIdOfEvent,
 };

@@ -54,6 +54,19 @@ describe('bundles over HTTP (contract §22)', function () {
     expect(single.bundleId).to.equal(null);
   });
 
+  it('books an item whose zone was removed and registered again on its new resource (a remembered registration read again)', async () => {
+    const [removed, kept] = [await freshZone(), await freshZone()];
+    expect((await createBundle([removed, kept])).status).to.equal(201);
+    const [old] = await server.database.db.selectFrom('resources').select('id').where('resource_id', '=', removed).execute();
+    expect((await server.request('DELETE', `/booking/v1/resources/${old!.id}`, { token: admin })).status).to.equal(204);
+    const again = await server.request('POST', '/booking/v1/resources', { body: { resourceType: 'zone', resourceId: removed, bookingPolicy: { maxAdvanceDays: 365 } }, token: admin });
+    expect(again.status).to.equal(201);
+    const res = await createBundle([removed, kept], { startTime: '2027-01-05T11:00:00Z', endTime: '2027-01-05T12:00:00Z' });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    const schedule = await server.request('GET', `/booking/v1/resources/${again.body.id}/schedule?from=2027-01-05T00:00:00Z&to=2027-01-06T00:00:00Z`, { token: admin });
+    expect(schedule.body.bookings.map((b: { id: string }) => b.id)).to.deep.equal([res.body.bookings[0].id]);
+  });
+
   it('cancels one booking alone (the rest stays), refuses to move one alone (409 bundle_member), moves and cancels all', async () => {
     const zones = [await freshZone(), await freshZone()];
     const bundle = (await createBundle(zones)).body;
