@@ -239,19 +239,27 @@ function deliveryAroundKill(acknowledgedAt: Map<string, number>, arrivedAt: Map<
       Array.from({ length: 1000 }, async (_, i) => {
         const sent = Date.now();
         const booker = mintToken({ workspace, level: 'LV4', sub: `desk-${i}` });
-        const res = await callService(haproxy.url, booker, 'POST', '/booking/v1/bookings', { resourceType: 'zone', resourceId: poolZone, title: 'Desk', ...hour }, { timeoutMs: 120_000 });
-        return { ...res, ms: Date.now() - sent };
+        const create = () => callService(haproxy.url, booker, 'POST', '/booking/v1/bookings', { resourceType: 'zone', resourceId: poolZone, title: 'Desk', ...hour }, { timeoutMs: 120_000 });
+        const first = await create();
+        // A 503 stores nothing and says "try again" (contract §12): a client does, as long as it takes.
+        let res = first;
+        for (let retry = 0; res.status === 503 && retry < 100; retry++) {
+          await sleep(250);
+          res = await create();
+        }
+        return { ...res, first, ms: Date.now() - sent };
       }),
     );
     const ms = answers.map((a) => a.ms).sort((a, b) => a - b);
-    const statuses = Object.fromEntries([...new Set(answers.map((a) => a.status))].map((s) => [s, answers.filter((a) => a.status === s).length]));
+    const tally = (statusOf: (a: (typeof answers)[number]) => number) =>
+      Object.fromEntries([...new Set(answers.map(statusOf))].map((s) => [s, answers.filter((a) => statusOf(a) === s).length]));
+    const [firstStatuses, statuses] = [tally((a) => a.first.status), tally((a) => a.status)];
     // The figure for docs/benchmarks.md (issue #29's target: no 5xx and all answered within 5 s, on a
-    // quiet machine). What must hold on any machine: all 50 units taken, never more; the rest refused
-    // with 409, or 503 "try again" where an overloaded node's pool could not serve in time (contract §12).
-    const unavailable = [...new Set(answers.filter((a) => a.status >= 500).map((a) => JSON.stringify(a.body).slice(0, 200)))];
-    console.log(JSON.stringify({ pool: { creates: 1000, units: 50, statuses, unavailable, wallMs: Date.now() - started, p50Ms: percentile(ms, 50), p99Ms: percentile(ms, 99), maxMs: ms.at(-1) } }));
-    expect(statuses[201]).to.equal(50);
-    expect(Object.keys(statuses).filter((status) => !['201', '409', '503'].includes(status))).to.deep.equal([]);
+    // quiet machine; the first answers tell). What must hold on any machine, once every 503 "try
+    // again" was tried again: all 50 units taken, never more; the rest refused with 409.
+    const unavailable = [...new Set(answers.filter((a) => a.first.status >= 500).map((a) => JSON.stringify(a.first.body).slice(0, 200)))];
+    console.log(JSON.stringify({ pool: { creates: 1000, units: 50, firstStatuses, statuses, unavailable, wallMs: Date.now() - started, p50Ms: percentile(ms, 50), p99Ms: percentile(ms, 99), maxMs: ms.at(-1) } }));
+    expect(statuses).to.deep.equal({ 201: 50, 409: 950 });
     const refused = answers.find((a) => a.status === 409)!;
     expect((refused.body as { availableUnits?: number }).availableUnits).to.equal(0);
     const rows = await database.db.selectFrom('bookings').select('units').where('bookable_resource_id', '=', created.body.id as string).where('status', 'in', ['pending', 'confirmed']).execute();

@@ -202,8 +202,9 @@ describe('the hot statements never scan the workspace\'s bookings, without stati
       return registered.id as string;
     };
     const pool = await register('plans-desks', { units: 40 });
+    // Combined rooms refuse PROJECTIONS=async (503, README): that pass pins the pool's plans alone.
     const [east, west] = [await register('plans-east'), await register('plans-west')];
-    const hall = await register('plans-hall', { parts: [east, west] });
+    const hall = process.env.PROJECTIONS !== 'async' ? await register('plans-hall', { parts: [east, west] }) : undefined;
     const at = (n: number) => hour(5, 7).add({ minutes: 30 * n });
     /** Each call a half-hour of its own, so that a request can be made twice. */
     let slot = 0;
@@ -215,9 +216,13 @@ describe('the hot statements never scan the workspace\'s bookings, without stati
     const requests: [string, () => Promise<void>][] = [
       ['create on a pool', create('plans-desks', { units: 2 })],
       ['slots of a pool', () => ok(server.request('GET', `/booking/v1/resources/${pool}/available-slots?date=${data.denseDays[5]!.toString()}&slotMinutes=30&units=4`, { token: token() })).then(() => undefined)],
-      ['create on a part', create('plans-east')],
-      ['create on a whole', create('plans-hall')],
-      ['schedule of a whole', () => ok(server.request('GET', `/booking/v1/resources/${hall}/schedule?${range}`, { token: admin() })).then(() => undefined)],
+      ...(hall
+        ? ([
+            ['create on a part', create('plans-east')],
+            ['create on a whole', create('plans-hall')],
+            ['schedule of a whole', () => ok(server.request('GET', `/booking/v1/resources/${hall}/schedule?${range}`, { token: admin() })).then(() => undefined)],
+          ] as [string, () => Promise<void>][])
+        : []),
       ['free search of units', () => ok(server.request('GET', `/booking/v1/free-resources?${range.replace(/to=[^&]*/, `to=${encodeURIComponent(at(1).toString())}`)}&units=2`, { token: token() })).then(() => undefined)],
     ];
     for (const [what, work] of requests) {
