@@ -9,14 +9,11 @@ import { bookingBody } from './booking-api.js';
 type Statement = { text: string; values: readonly unknown[] };
 type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Index Cond'?: string; Filter?: string; Plans?: PlanNode[] };
 
-/** Every statement the service's pg clients send while `work` runs (the statements, run as they are). */
-async function statementsOf(work: () => Promise<void>): Promise<Statement[]> {
-  const sent: Statement[] = [];
+/** Runs `work` with `seen` told of every query a pg client of this process sends (before it goes). */
+async function watchingQueries(seen: (client: pg.Client, args: unknown[]) => void, work: () => Promise<void>): Promise<void> {
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const [first, values] = args as [string | { text?: string; values?: unknown[] }, unknown[] | undefined];
-    if (typeof first === 'string') sent.push({ text: first, values: values ?? [] });
-    else if (first && typeof first.text === 'string') sent.push({ text: first.text, values: first.values ?? [] });
+    seen(this, args);
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
   try {
@@ -24,6 +21,16 @@ async function statementsOf(work: () => Promise<void>): Promise<Statement[]> {
   } finally {
     pg.Client.prototype.query = query;
   }
+}
+
+/** Every statement the service's pg clients send while `work` runs (the statements, run as they are). */
+async function statementsOf(work: () => Promise<void>): Promise<Statement[]> {
+  const sent: Statement[] = [];
+  await watchingQueries((_client, args) => {
+    const [first, values] = args as [string | { text?: string; values?: unknown[] }, unknown[] | undefined];
+    if (typeof first === 'string') sent.push({ text: first, values: values ?? [] });
+    else if (first && typeof first.text === 'string') sent.push({ text: first.text, values: first.values ?? [] });
+  }, work);
   return sent.filter((s) => /^\s*(select|with|insert|update|delete)\b/i.test(s.text));
 }
 
@@ -50,19 +57,15 @@ async function nestedPlansOf(work: () => Promise<void>): Promise<{ query: string
     plans.push({ query: logged['Query Text'], plan: logged.Plan });
   };
   const explained = new Set<pg.Client>();
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    if (!explained.has(this)) {
-      explained.add(this);
-      this.on('notice', onNotice);
-      void (query as (...a: unknown[]) => Promise<unknown>).call(this, "load 'auto_explain'; set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set auto_explain.log_format = 'json'; set client_min_messages = 'log'");
-    }
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
   try {
-    await work();
+    await watchingQueries((client) => {
+      if (explained.has(client)) return;
+      explained.add(client);
+      client.on('notice', onNotice);
+      // Queued before the statement that made the client known: its plan is logged too.
+      client.query("load 'auto_explain'; set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set auto_explain.log_format = 'json'; set client_min_messages = 'log'").catch(() => undefined);
+    }, work);
   } finally {
-    pg.Client.prototype.query = query;
     for (const client of explained) {
       client.off('notice', onNotice);
       void client.query('set auto_explain.log_min_duration = -1; reset client_min_messages').catch(() => undefined);
