@@ -28,7 +28,7 @@ function liveBooking(resourceId: string, workspace: string, firstDayMs: number, 
     bookerProfileId: `user-${i % 50}`, bookerEmail: null, createdBy: `user-${i % 50}`, title: 'Live', startTime: iso(start), endTime: iso(start + spacing * 0.9),
     bufferBeforeMinutes: 0, bufferAfterMinutes: 0, bundleId: null,
     units: 1, pooled: false, status: 'confirmed', isSeriesParent: false, recurrenceRule: null, recurrenceTimeZone: null, recurrenceParentId: null,
-    exceptionOf: null, confirmedBy: null, confirmedAt: null, cancelledBy: null, cancelledAt: null, reason: null,
+    exceptionOf: null, confirmedBy: null, confirmedAt: null, cancelledBy: null, cancelledAt: null, onBehalfOf: null, reason: null,
     checkedInAt: null, checkedOutAt: null, createdAt: at, updatedAt: at,
   };
 }

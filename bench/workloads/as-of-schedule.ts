@@ -35,7 +35,7 @@ function seededBooking(resourceId: string, workspace: string, firstDayMs: number
     endTime: new Date(start + spacing * 0.9).toISOString().replace('.000Z', 'Z'), units: 1, pooled: false, status: 'confirmed', isSeriesParent: false,
     bufferBeforeMinutes: 0, bufferAfterMinutes: 0, bundleId: null,
     recurrenceRule: null, recurrenceTimeZone: null, recurrenceParentId: null, exceptionOf: null, confirmedBy: null, confirmedAt: null,
-    cancelledBy: null, cancelledAt: null, reason: null, checkedInAt: null, checkedOutAt: null, createdAt: at, updatedAt: at,
+    cancelledBy: null, cancelledAt: null, onBehalfOf: null, reason: null, checkedInAt: null, checkedOutAt: null, createdAt: at, updatedAt: at,
   };
 }
 

@@ -215,7 +215,7 @@ describe('openapi/booking.yaml', () => {
     expect(schemas.Booking?.required).to.have.members([
       'id', 'bookableResourceId', 'isSeriesParent', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'createdBy', 'title',
       'startTime', 'endTime', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'units', 'status', 'recurrenceRule', 'recurrenceParentId', 'exceptionOf',
-      'confirmedBy', 'confirmedAt', 'cancelledBy', 'cancelledAt', 'reason', 'checkedInAt',
+      'confirmedBy', 'confirmedAt', 'cancelledBy', 'cancelledAt', 'onBehalfOf', 'reason', 'checkedInAt',
       'checkedOutAt', 'createdAt', 'updatedAt', 'archivedAt', 'bundleId',
     ]);
     for (const list of ['ResourceList', 'BookingList', 'DeadLetterList']) {

@@ -137,6 +137,7 @@ describe('schedules rendered by PostgreSQL', function () {
         confirmedAt: confirmedAt === null ? null : utcTextOfEpochMs(confirmedAt),
         cancelledBy: spec.by === null ? null : `${spec.by}!`,
         cancelledAt: cancelledAt === null ? null : utcTextOfEpochMs(cancelledAt),
+        onBehalfOf: spec.by === null ? null : `approver-of-${spec.by}`,
         reason: spec.reason,
         checkedInAt: checkedInAt === null ? null : utcTextOfEpochMs(checkedInAt),
         checkedOutAt: checkedOutAt === null ? null : utcTextOfEpochMs(checkedOutAt),

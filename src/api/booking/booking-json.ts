@@ -70,6 +70,7 @@ export function bookingJson(stored: StoredBooking, timeZone?: string) {
     confirmedAt: timeOrNull(booking.confirmedAt, timeZone),
     cancelledBy: booking.cancelledBy,
     cancelledAt: timeOrNull(booking.cancelledAt, timeZone),
+    onBehalfOf: booking.onBehalfOf,
     reason: booking.reason,
     checkedInAt: timeOrNull(booking.checkedInAt, timeZone),
     checkedOutAt: timeOrNull(booking.checkedOutAt, timeZone),
@@ -81,5 +82,5 @@ export function bookingJson(stored: StoredBooking, timeZone?: string) {
 
 /** Another user's booking in a schedule read by LV4/LV5: its times and status, nobody's details. */
 export function anonymousBookingJson(booking: StoredBooking, timeZone?: string) {
-  return { ...bookingJson(booking, timeZone), title: null, bookerEmail: null, bookerProfileId: null, createdBy: null, confirmedBy: null, cancelledBy: null, reason: null };
+  return { ...bookingJson(booking, timeZone), title: null, bookerEmail: null, bookerProfileId: null, createdBy: null, confirmedBy: null, cancelledBy: null, onBehalfOf: null, reason: null };
 }

@@ -20,14 +20,15 @@ const updated = (booking: Booking | null): Booking => {
 
 /**
  * The delegations the actor holds, for a confirm or decline by an approver's delegate (contract §24):
- * read only where a delegation can decide, on another user's pending booking for an actor below
- * LV3, so that a booker's own cancel reads nothing more.
+ * read only where a delegation can decide, on another user's booking for an actor below LV3, so
+ * that a booker's own cancel reads nothing more. Read whatever the booking's status: a delegate
+ * who lost the race to decide it learns so (409), as the approver does.
  */
 const delegationsOf =
   (ctx: CommandContext, actor: Principal): LoadMore<BookingDecisionState> =>
   async (db, base) => {
     const { booking } = base;
-    const mayDelegate = !isAdmin(actor) && booking?.status === 'pending' && booking.bookerProfileId !== actor.sub;
+    const mayDelegate = !isAdmin(actor) && booking !== null && booking.bookerProfileId !== actor.sub;
     return { ...base, delegations: mayDelegate ? await findReceivedDelegations(db, actor.sub, new Date(ctx.now().epochMilliseconds)) : [] };
   };
 

@@ -41,6 +41,8 @@ export type Booking = {
   confirmedAt: string | null;
   cancelledBy: string | null;
   cancelledAt: string | null;
+  /** The approver a delegate acted for in the booking's last decision (confirm or cancel, contract §24); null when it was not a delegate's. */
+  onBehalfOf: string | null;
   reason: string | null;
   checkedInAt: string | null;
   checkedOutAt: string | null;

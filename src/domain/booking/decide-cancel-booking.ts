@@ -1,7 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import { bookingDecisionRight } from '../access/booking-decision-right.js';
 import { isAdmin, type Principal } from '../access/principal.js';
-import { forbidden, invalidTransition } from '../domain-error.js';
+import { invalidTransition } from '../domain-error.js';
 import { cancelled } from './booking-cancelled.js';
 import type { BookingCancelled } from './booking-events.js';
 import { assertBookerOrAdmin, visibleBooking } from './booking-access.js';
@@ -29,10 +29,12 @@ export function decideCancelBooking(state: BookingDecisionState, actor: Principa
   return cancelled(visible, actor.sub, now, reason);
 }
 
-/** An approver's right reaches only pending bookings: it declines them and nothing else. */
+/**
+ * An approver's right reaches only pending bookings: it declines them and nothing else. A booking
+ * no longer pending was decided already (409): a delegate who lost the race learns it lost.
+ */
 function declined(booking: NonNullable<BookingDecisionState['booking']>, onBehalfOf: string | null, actor: Principal, now: Temporal.Instant, reason: string | null): BookingCancelled {
   assertSingleBooking(booking, 'cancelled');
-  if (booking.status !== 'pending') throw forbidden('an approver may decline only pending bookings');
-  const event = cancelled(booking, actor.sub, now, reason);
-  return onBehalfOf === null ? event : { ...event, data: { ...event.data, onBehalfOf } };
+  if (booking.status !== 'pending') throw invalidTransition(`Booking cannot be declined in status ${booking.status}: it was decided already`);
+  return cancelled(booking, actor.sub, now, reason, onBehalfOf);
 }

@@ -52,6 +52,7 @@ export function newBooking({ id, resource, bookerProfileId, bookerEmail, created
     confirmedAt: null,
     cancelledBy: null,
     cancelledAt: null,
+    onBehalfOf: null,
     reason: null,
     checkedInAt: null,
     checkedOutAt: null,

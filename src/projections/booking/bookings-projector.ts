@@ -7,6 +7,7 @@ import { insertJsonRows } from '../../infra/db/json-rows.js';
 import type { BookingsArchiveTable, BookingsTable } from '../../infra/db/tables/bookings.table.js';
 import type { EventOf } from '../../infra/event-store/event-store.js';
 import type { Projector } from '../projector.js';
+import { decidedBooking } from '../../domain/booking/upcast-booking.js';
 import { bookingToRow } from './booking-row.js';
 
 /** Every column of `bookings`, named once: a row is always written whole. */
@@ -37,6 +38,7 @@ const columns = Object.keys({
   confirmed_at: true,
   cancelled_by: true,
   cancelled_at: true,
+  on_behalf_of: true,
   reason: true,
   checked_in_at: true,
   checked_out_at: true,
@@ -49,7 +51,7 @@ const archiveColumns = [...columns, 'archived_at'];
 
 const upsertBooking = sqlTemplate<Insertable<BookingsTable>>((row) => [upsertStatement('bookings', columns, 'id', row)]);
 
-const upsertOf = (event: EventOf): BoundSql[] => [bind(upsertBooking, bookingToRow((event.data as BookingEvent['data']).booking))];
+const upsertOf = (event: EventOf): BoundSql[] => [bind(upsertBooking, bookingToRow(decidedBooking(event.data as BookingEvent['data'])))];
 
 function archivedRow(booking: BookingArchived['data']['booking']): Insertable<BookingsArchiveTable> {
   return { ...bookingToRow(booking), is_series_parent: booking.isSeriesParent, archived_at: new Date(booking.archivedAt) };
@@ -76,7 +78,7 @@ export const bookingsProjector: Projector = {
       last.set(booking.id, event);
       if (event.type === 'BookingArchived') archived.set(booking.id, archivedRow((event.data as BookingArchived['data']).booking));
     }
-    const rows = [...last.values()].filter((event) => event.type !== 'BookingArchived').map((event) => bookingToRow((event.data as BookingEvent['data']).booking));
+    const rows = [...last.values()].filter((event) => event.type !== 'BookingArchived').map((event) => bookingToRow(decidedBooking(event.data as BookingEvent['data'])));
     await sql`delete from bookings where id = any(${[...last.keys()]}::uuid[])`.execute(trx);
     if (rows.length > 0) await insertJsonRows('bookings', columns, JSON.stringify(rows)).execute(trx);
     if (archived.size > 0) await insertJsonRows('bookings_archive', archiveColumns, JSON.stringify([...archived.values()]), 'id').execute(trx);

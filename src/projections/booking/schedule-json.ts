@@ -82,6 +82,7 @@ function bookingRecordJson(zoned: boolean): string {
     ['confirmedAt', timeOrNull('b.confirmed_at', zoned)],
     ['cancelledBy', privateValue('b.cancelled_by')],
     ['cancelledAt', timeOrNull('b.cancelled_at', zoned)],
+    ['onBehalfOf', privateValue('b.on_behalf_of')],
     ['reason', privateValue('b.reason')],
     ['checkedInAt', timeOrNull('b.checked_in_at', zoned)],
     ['checkedOutAt', timeOrNull('b.checked_out_at', zoned)],

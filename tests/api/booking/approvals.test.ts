@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { toEventEnvelope } from '../../../src/domain/event-envelope.js';
+import { seedZone } from '../../support/device-records.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { bookingBody, registerZone, setClock } from './booking-api.js';
 
@@ -63,8 +65,11 @@ describe('approvers, delegations and deadlines over HTTP (contract §24)', funct
     const confirmed = await server.request('PATCH', `/booking/v1/bookings/${first}/confirm`, { token: carol });
     expect(confirmed.status).to.equal(200);
     expect(confirmed.body).to.include({ status: 'confirmed', confirmedBy: 'carol' });
-    // A confirmed booking is no longer the approver's to cancel.
-    expect((await server.request('PATCH', `/booking/v1/bookings/${first}/cancel`, { token: carol, body: {} })).status).to.equal(403);
+    // A confirmed booking is no longer the approver's to decline: it was decided already.
+    const late = await server.request('PATCH', `/booking/v1/bookings/${first}/cancel`, { token: carol, body: {} });
+    expect(late.status).to.equal(409);
+    expect(late.body.reason).to.equal('invalid_transition');
+    expect((await server.request('GET', `/booking/v1/bookings/${first}`)).body.status).to.equal('confirmed');
     const second = await book(zoneId, '2027-01-05T11:00:00Z', '2027-01-05T12:00:00Z');
     const declined = await server.request('PATCH', `/booking/v1/bookings/${second}/cancel`, { token: carol, body: { reason: 'room is needed' } });
     expect(declined.status).to.equal(200);
@@ -136,6 +141,96 @@ describe('approvers, delegations and deadlines over HTTP (contract §24)', funct
     expect((await server.request('DELETE', `/booking/v1/approval-delegations/${created.body.id}`, { token: carol })).status).to.equal(204);
     const later = await book(zoneId, '2027-01-05T11:00:00Z', '2027-01-05T12:00:00Z');
     expect((await server.request('PATCH', `/booking/v1/bookings/${later}/confirm`, { token: dave })).status).to.equal(403);
+  });
+
+  describe('the record names the approver a delegate acted for (contract §24, onBehalfOf)', () => {
+    let delegationId: string;
+    beforeEach(async () => {
+      const created = await delegate(carol, { delegateProfileId: 'dave', from: '2027-01-04T00:00:00Z', to: '2027-01-09T00:00:00Z' });
+      expect(created.status).to.equal(201);
+      delegationId = created.body.id;
+    });
+    afterEach(async () => {
+      await server.request('DELETE', `/booking/v1/approval-delegations/${delegationId}`, { token: carol });
+    });
+    const read = async (id: string) => (await server.request('GET', `/booking/v1/bookings/${id}`)).body;
+
+    it('a delegate confirms or declines: the answer, the read record and the schedule carry onBehalfOf; the approver\'s own decision carries null', async () => {
+      const { zoneId, id: resourceId } = await freshRoom();
+      const byDelegate = await book(zoneId);
+      expect((await read(byDelegate)).onBehalfOf).to.equal(null);
+      const confirmed = await server.request('PATCH', `/booking/v1/bookings/${byDelegate}/confirm`, { token: dave });
+      expect(confirmed.status).to.equal(200);
+      expect(confirmed.body).to.include({ confirmedBy: 'dave', onBehalfOf: 'carol' });
+      expect(await read(byDelegate)).to.include({ status: 'confirmed', confirmedBy: 'dave', onBehalfOf: 'carol' });
+      const schedule = await server.request('GET', `/booking/v1/resources/${resourceId}/schedule?from=2027-01-05T00:00:00Z&to=2027-01-06T00:00:00Z`);
+      expect(schedule.status, JSON.stringify(schedule.body)).to.equal(200);
+      expect(schedule.body.bookings.find((b: { id: string }) => b.id === byDelegate)).to.include({ onBehalfOf: 'carol' });
+
+      const declinedByDelegate = await book(zoneId, '2027-01-05T11:00:00Z', '2027-01-05T12:00:00Z');
+      const declined = await server.request('PATCH', `/booking/v1/bookings/${declinedByDelegate}/cancel`, { token: dave, body: { reason: 'no' } });
+      expect(declined.status).to.equal(200);
+      expect(await read(declinedByDelegate)).to.include({ status: 'cancelled', cancelledBy: 'dave', onBehalfOf: 'carol' });
+      expect((await eventOf('BookingCancelled', declinedByDelegate)).data).to.include({ cancelledBy: 'dave', onBehalfOf: 'carol' });
+
+      const byApprover = await book(zoneId, '2027-01-05T13:00:00Z', '2027-01-05T14:00:00Z');
+      expect((await server.request('PATCH', `/booking/v1/bookings/${byApprover}/confirm`, { token: carol })).body).to.include({ confirmedBy: 'carol', onBehalfOf: null });
+      expect((await read(byApprover)).onBehalfOf).to.equal(null);
+    });
+
+    it('the last decision names it: the booker cancelling what a delegate confirmed leaves null', async () => {
+      const { zoneId } = await freshRoom();
+      const id = await book(zoneId);
+      expect((await server.request('PATCH', `/booking/v1/bookings/${id}/confirm`, { token: dave })).status).to.equal(200);
+      const cancelled = await server.request('PATCH', `/booking/v1/bookings/${id}/cancel`, { token: alice, body: {} });
+      expect(cancelled.status).to.equal(200);
+      expect(await read(id)).to.include({ status: 'cancelled', cancelledBy: 'alice', confirmedBy: 'dave', onBehalfOf: null });
+    });
+
+    it('a decision on a booking no longer pending: 409 invalid_transition to the delegate, the approver and LV3 alike, nothing changed', async () => {
+      const { zoneId } = await freshRoom();
+      const lv3 = server.token({ level: 'LV3', sub: 'gina' });
+      const confirmedFirst = await book(zoneId);
+      expect((await server.request('PATCH', `/booking/v1/bookings/${confirmedFirst}/confirm`, { token: carol })).status).to.equal(200);
+      const declinedFirst = await book(zoneId, '2027-01-05T11:00:00Z', '2027-01-05T12:00:00Z');
+      expect((await server.request('PATCH', `/booking/v1/bookings/${declinedFirst}/cancel`, { token: carol, body: {} })).status).to.equal(200);
+      const moves = [
+        ...[dave, carol, lv3].map((token) => ({ token, move: 'confirm', body: undefined })),
+        ...[dave, carol].map((token) => ({ token, move: 'cancel', body: { reason: 'too late' } })),
+      ];
+      for (const id of [confirmedFirst, declinedFirst]) {
+        const before = await read(id);
+        for (const { token, move, body } of moves) {
+          const res = await server.request('PATCH', `/booking/v1/bookings/${id}/${move}`, { token, body });
+          expect(res.status, `${move} of a ${before.status} booking: ${JSON.stringify(res.body)}`).to.equal(409);
+          expect(res.body.reason).to.equal('invalid_transition');
+        }
+        expect(await read(id)).to.deep.equal(before);
+      }
+    });
+  });
+
+  it('a booking of another workspace answers 404 to every move, even to an approver its resource names', async () => {
+    const other = randomUUID();
+    const otherAdmin = server.token({ level: 'LV2', sub: 'other-admin', workspace: other });
+    await seedZone(server.database.db, other, 'approval-room-elsewhere');
+    const registered = await server.request('POST', '/booking/v1/resources', {
+      token: otherAdmin,
+      body: { resourceType: 'zone', resourceId: 'approval-room-elsewhere', bookingPolicy: { autoConfirm: false, approvers: ['carol', 'erin'] } },
+    });
+    expect(registered.status, JSON.stringify(registered.body)).to.equal(201);
+    const booker = server.token({ level: 'LV4', sub: 'alice', workspace: other });
+    const pending = await server.request('POST', '/booking/v1/bookings', { body: bookingBody('approval-room-elsewhere', '2027-01-05T09:00:00Z', '2027-01-05T10:00:00Z'), token: booker });
+    expect(pending.status, JSON.stringify(pending.body)).to.equal(201);
+    const id = pending.body.id as string;
+    const lv3 = server.token({ level: 'LV3', sub: 'gina' });
+    for (const token of [carol, erin, dave, lv3]) {
+      for (const [move, body] of [['confirm', undefined], ['cancel', { reason: 'no' }], ['checkin', undefined]] as const) {
+        const res = await server.request('PATCH', `/booking/v1/bookings/${id}/${move}`, { token, body });
+        expect(res.status, `${move}: ${JSON.stringify(res.body)}`).to.equal(404);
+      }
+    }
+    expect((await server.request('GET', `/booking/v1/bookings/${id}`, { token: otherAdmin })).body.status).to.equal('pending');
   });
 
   it('outside its window a delegation gives no right', async () => {

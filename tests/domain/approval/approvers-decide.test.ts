@@ -27,6 +27,7 @@ describe('approvers (contract §24)', () => {
     const event = decideConfirmBooking({ booking: booking({ status: 'pending' }), resource: room }, carol, now);
     expect(event.data.booking).to.include({ status: 'confirmed', confirmedBy: 'carol' });
     expect(event.data).not.to.have.property('onBehalfOf');
+    expect(event.data.booking.onBehalfOf).to.equal(null);
   });
 
   it('an approver declines a pending booking with a reason', () => {
@@ -40,10 +41,20 @@ describe('approvers (contract §24)', () => {
       .thenThrows('forbidden');
   });
 
-  it('nothing else by that right: a confirmed booking of its resource cannot be cancelled by the approver', () => {
-    given({ booking: booking({ status: 'confirmed' }), resource: room })
-      .when((state) => decideCancelBooking(state, carol, now))
-      .thenThrows('forbidden');
+  it('a booking no longer pending was decided already: the approver and its delegate alike get invalid_transition', () => {
+    for (const status of ['confirmed', 'cancelled'] as const) {
+      const state = { booking: booking({ status }), resource: room, delegations: [delegation()] };
+      for (const who of [carol, dave]) {
+        given(state).when((s) => decideCancelBooking(s, who, now)).thenThrows('invalid_transition');
+        given(state).when((s) => decideConfirmBooking(s, who, now)).thenThrows('invalid_transition');
+      }
+    }
+  });
+
+  it('a booking of another workspace is not there (not_found), even for an approver its resource names', () => {
+    const elsewhere = { booking: booking({ status: 'pending', workspace: 'another-workspace' }), resource: { ...room, workspace: 'another-workspace' } };
+    given(elsewhere).when((state) => decideConfirmBooking(state, carol, now)).thenThrows('not_found');
+    given(elsewhere).when((state) => decideCancelBooking(state, carol, now)).thenThrows('not_found');
   });
 
   it('a delegate decides between from and to, onBehalfOf the approver', () => {
@@ -51,8 +62,10 @@ describe('approvers (contract §24)', () => {
     const confirmed = decideConfirmBooking(state, dave, now);
     expect(confirmed.data).to.include({ by: 'dave', onBehalfOf: 'carol' });
     expect(confirmed.data.booking.confirmedBy).to.equal('dave');
+    expect(confirmed.data.booking.onBehalfOf).to.equal('carol');
     const declined = decideCancelBooking(state, dave, now, 'no');
     expect(declined.data).to.include({ by: 'dave', onBehalfOf: 'carol' });
+    expect(declined.data.booking).to.include({ cancelledBy: 'dave', onBehalfOf: 'carol' });
   });
 
   it('a delegation outside its window, or of someone who is no approver of the resource, gives no right', () => {

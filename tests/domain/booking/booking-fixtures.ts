@@ -68,6 +68,7 @@ export function booking(extra: Partial<Booking> = {}): Booking {
     confirmedAt: null,
     cancelledBy: null,
     cancelledAt: null,
+    onBehalfOf: null,
     reason: null,
     checkedInAt: null,
     checkedOutAt: null,

@@ -48,6 +48,7 @@ describe('deciding a new booking', () => {
             confirmedAt: null,
             cancelledBy: null,
             cancelledAt: null,
+            onBehalfOf: null,
             reason: null,
             checkedInAt: null,
             checkedOutAt: null,

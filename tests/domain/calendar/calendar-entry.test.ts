@@ -31,6 +31,7 @@ const booking: Booking = {
   confirmedAt: null,
   cancelledBy: null,
   cancelledAt: null,
+  onBehalfOf: null,
   reason: null,
   checkedInAt: null,
   checkedOutAt: null,

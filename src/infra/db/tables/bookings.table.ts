@@ -29,6 +29,8 @@ export type BookingsTable = {
   confirmed_at: Date | null;
   cancelled_by: string | null;
   cancelled_at: Date | null;
+  /** The approver a delegate acted for in the booking's last decision (contract §24). */
+  on_behalf_of: string | null;
   reason: string | null;
   checked_in_at: Date | null;
   checked_out_at: Date | null;

@@ -39,6 +39,7 @@ describe('deciding a new series', () => {
       confirmedAt: null,
       cancelledBy: null,
       cancelledAt: null,
+      onBehalfOf: null,
       reason: null,
       checkedInAt: null,
       checkedOutAt: null,
