@@ -233,6 +233,20 @@ describe('approvers, delegations and deadlines over HTTP (contract §24)', funct
     expect((await server.request('GET', `/booking/v1/bookings/${id}`, { token: otherAdmin })).body.status).to.equal('pending');
   });
 
+  it('a from or to that is no instant (an impossible date, year zero, an offset beyond ±24 h) → 400 naming the field, nothing stored', async () => {
+    await freshRoom();
+    const before = await delegationCount();
+    for (const bad of ['2026-02-30T10:00:00Z', '0000-00-00T00:00:00Z', '2027-01-05T10:00:00+25:00']) {
+      for (const field of ['from', 'to'] as const) {
+        const body = { delegateProfileId: 'dave', from: '2027-01-04T00:00:00Z', to: '2027-01-09T00:00:00Z', [field]: bad };
+        const res = await delegate(carol, body);
+        expect(res.status, `${field} = ${bad}: ${JSON.stringify(res.body)}`).to.equal(400);
+        expect(JSON.stringify(res.body), `${field} = ${bad}`).to.include(`/body/${field}`);
+      }
+    }
+    expect(await delegationCount()).to.equal(before);
+  });
+
   it('outside its window a delegation gives no right', async () => {
     const { zoneId } = await freshRoom();
     const created = await delegate(carol, { delegateProfileId: 'dave', from: '2027-01-06T00:00:00Z', to: '2027-01-07T00:00:00Z' });
