@@ -28,11 +28,13 @@ function assertQuotaAdmin(actor: Principal): void {
 }
 
 /**
- * Order: 400 (limit, zone, a foreign workspace) → 403 level → 404 a named resource that is not a live registration of
+ * Order: 400 (limit — whole for bookings —, zone, a foreign workspace) → 403 level → 404 a named resource that is not a live registration of
  * the workspace. `registered` holds the named registrations found (any workspace).
  */
 export function decideCreateQuota(command: CreateQuota, registered: readonly Resource[], actor: Principal, now: Temporal.Instant): QuotaCreated {
   if (!(command.limit > 0) || !Number.isFinite(command.limit)) throw invalidRequest('limit must be greater than 0', '/body/limit');
+  // Bookings are counted whole; hours are summed durations, which may fall between whole hours.
+  if (command.unit === 'bookings' && !Number.isInteger(command.limit)) throw invalidRequest('limit of a bookings quota must be a whole number', '/body/limit');
   const timeZone = command.timeZone === undefined ? 'UTC' : canonicalTimeZone(command.timeZone);
   if (!timeZone) throw invalidRequest(`timeZone: unknown time zone "${command.timeZone}"`, '/body/timeZone');
   const workspace = workspaceScope(actor, command.workspace, '/body/workspace');

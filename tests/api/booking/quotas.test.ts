@@ -107,6 +107,7 @@ describe('quotas over HTTP', function () {
     it('limit ≤ 0, an unknown unit or period, a zone that does not exist → 400 naming the field', async () => {
       await refused({ limit: 0, unit: 'hours', per: 'day' }, 400, 'limit');
       await refused({ limit: -3, unit: 'hours', per: 'day' }, 400, 'limit');
+      await refused({ limit: 1.5, unit: 'bookings', per: 'day' }, 400, 'limit');
       await refused({ limit: 3, unit: 'minutes', per: 'day' }, 400, 'unit');
       await refused({ limit: 3, unit: 'hours', per: 'year' }, 400, 'per');
       await refused({ limit: 3, unit: 'hours', per: 'day', timeZone: 'Mars/Olympus_Mons' }, 400, 'timeZone');

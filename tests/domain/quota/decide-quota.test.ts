@@ -28,6 +28,10 @@ describe('deciding a quota', () => {
 
   it('refuses a limit of 0 or less and a zone that does not exist (400 naming the field), before the level', () => {
     given(null).when(() => decideCreateQuota(command({ limit: 0 }), [], alice, now)).thenThrows('invalid_request', { errors: [{ path: '/body/limit', message: 'limit must be greater than 0' }] });
+    given(null)
+      .when(() => decideCreateQuota(command({ limit: 1.5, unit: 'bookings' }), [], alice, now))
+      .thenThrows('invalid_request', { errors: [{ path: '/body/limit', message: 'limit of a bookings quota must be a whole number' }] });
+    expect(decideCreateQuota(command({ limit: 1.5, unit: 'hours' }), [], admin, now).data.quota.limit).to.equal(1.5);
     const zone = given(null).when(() => decideCreateQuota(command({ timeZone: 'Mars/Olympus' }), [], admin, now)).thenThrows('invalid_request');
     expect(zone.details.errors![0]!.path).to.equal('/body/timeZone');
   });
