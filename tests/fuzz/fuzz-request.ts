@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { isObject, resolve, type Doc, type Json, type Operation } from '../support/openapi-document.js';
 import { bracketedKey, hostileJson, hostileQueryValue, hostileSegment, hugeNumberText, jsonText, RawJson } from './hostile-values.js';
+import { bodyFieldsOf, edgeValuesOf } from './edge-values.js';
 import { schemaArbitrary, type Pools } from './schema-arbitrary.js';
 
 /** One request as it goes on the wire, printable so that a failure reproduces with curl. */
@@ -17,9 +18,9 @@ export type FuzzRequest = {
 
 export type OperationTarget = Operation & { doc: Doc; file: string };
 
-type Parameter = { name: string; in: string; schema: Json; required: boolean };
+export type Parameter = { name: string; in: string; schema: Json; required: boolean };
 
-function parametersOf(target: OperationTarget): Parameter[] {
+export function parametersOf(target: OperationTarget): Parameter[] {
   const item = target.doc.paths[target.path] as Json;
   const raw = [...((item.parameters as unknown[]) ?? []), ...((target.op.parameters as unknown[]) ?? [])];
   return raw
@@ -29,7 +30,7 @@ function parametersOf(target: OperationTarget): Parameter[] {
 }
 
 /** The collection a path parameter names (`/device/v1/zones/{id}` → zones), which keys its pool. */
-const poolKeyOf = (path: string, name: string) => {
+export const poolKeyOf = (path: string, name: string) => {
   const segments = path.split('/');
   const at = segments.indexOf(`{${name}}`);
   return at > 0 ? segments[at - 1]! : name;
@@ -37,14 +38,14 @@ const poolKeyOf = (path: string, name: string) => {
 
 const queryPart = (key: string, value: unknown) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`;
 
-function queryPartsOf(parameter: Parameter, value: unknown): string[] {
+export function queryPartsOf(parameter: Parameter, value: unknown): string[] {
   if (value === undefined) return [];
   if (Array.isArray(value)) return value.map((item) => queryPart(parameter.name, item));
   if (isObject(value)) return [queryPart(parameter.name, JSON.stringify(value))];
   return [queryPart(parameter.name, value)];
 }
 
-function jsonBodySchema(target: OperationTarget): { schema: unknown; example: unknown } | undefined {
+export function jsonBodySchema(target: OperationTarget): { schema: unknown; example: unknown } | undefined {
   const body = resolve(target.doc, target.op.requestBody) as Json | undefined;
   const media = isObject(body?.content) ? (body.content['application/json'] as Json | undefined) : undefined;
   return media ? { schema: media.schema, example: media.example } : undefined;
@@ -62,7 +63,7 @@ function locations(value: unknown): (string | number)[][] {
   return out;
 }
 
-function replaced(value: unknown, path: (string | number)[], by: unknown): unknown {
+export function replaced(value: unknown, path: (string | number)[], by: unknown): unknown {
   if (path.length === 0) return by;
   const copy: any = Array.isArray(value) ? [...value] : { ...(value as Json) };
   copy[path[0]!] = replaced(copy[path[0]!], path.slice(1), by);
@@ -70,11 +71,29 @@ function replaced(value: unknown, path: (string | number)[], by: unknown): unkno
 }
 
 type Mutation = (request: Draft) => fc.Arbitrary<Draft>;
-type Draft = { segments: Map<string, string>; query: string[]; body: unknown; hasBody: boolean; rawBody?: string; contentType?: string; mutations: string[] };
+export type Draft = { segments: Map<string, string>; query: string[]; body: unknown; hasBody: boolean; rawBody?: string; contentType?: string; mutations: string[] };
 
 const note = (draft: Draft, what: string): Draft => ({ ...draft, mutations: [...draft.mutations, what] });
 
-function mutationsFor(parameters: Parameter[], hasBody: boolean): Mutation[] {
+/** A query parameter or a body field set to a value at or past an edge of its own schema (edge-values.ts). */
+function edgeMutations(target: OperationTarget, parameters: Parameter[]): Mutation[] {
+  const queryEdges = parameters.filter((p) => p.in === 'query').flatMap((p) => edgeValuesOf(target.doc, p.schema).map((value) => ({ p, value })));
+  const out: Mutation[] = [];
+  if (queryEdges.length > 0) {
+    out.push((d) => fc.constantFrom(...queryEdges).map(({ p, value }) => note({ ...d, query: [...d.query.filter((part) => !part.startsWith(`${encodeURIComponent(p.name)}=`)), ...queryPartsOf(p, value)] }, `query ${p.name}=${JSON.stringify(value)} (edge)`)));
+  }
+  const body = jsonBodySchema(target);
+  if (body) {
+    out.push((d) => {
+      const edges = bodyFieldsOf(target.doc, body.schema, d.body).flatMap(({ path, schema }) => edgeValuesOf(target.doc, schema).map((value) => ({ path, value })));
+      if (edges.length === 0) return fc.constant(d);
+      return fc.constantFrom(...edges).map(({ path, value }) => note({ ...d, body: replaced(d.body, path, value) }, `body /${path.join('/')} = ${JSON.stringify(value).slice(0, 60)} (edge)`));
+    });
+  }
+  return out;
+}
+
+function mutationsFor(target: OperationTarget, parameters: Parameter[], hasBody: boolean): Mutation[] {
   const queryNames = parameters.filter((p) => p.in === 'query').map((p) => p.name);
   const pathNames = parameters.filter((p) => p.in === 'path').map((p) => p.name);
   const out: Mutation[] = [
@@ -86,6 +105,7 @@ function mutationsFor(parameters: Parameter[], hasBody: boolean): Mutation[] {
         .map(([key, value]) => note({ ...d, query: [...d.query, `${encodeURIComponent(key)}=${value}`] }, `query key ${key}`)),
     (d) => fc.tuple(fc.constantFrom(...queryNames, 'page', 'limit'), hugeNumberText).map(([name, value]) => note({ ...d, query: [...d.query, queryPart(name, value)] }, `query ${name}=${value}`)),
     (d) => fc.constantFrom('%00', '%ED%A0%80', '%', 'a=%00', '%5B%5D=1').map((raw) => note({ ...d, query: [...d.query, raw] }, `raw query ${raw}`)),
+    ...edgeMutations(target, parameters),
   ];
   if (pathNames.length > 0) {
     out.push((d) => fc.tuple(fc.constantFrom(...pathNames), hostileSegment).map(([name, value]) => note({ ...d, segments: new Map(d.segments).set(name, value) }, `path ${name}=${value}`)));
@@ -120,7 +140,7 @@ export function requestArbitrary(target: OperationTarget, pools: Pools, tokens: 
     .map((parts) => parts.flat());
   const bodyValue = body ? fc.oneof({ weight: 1, arbitrary: fc.constant(body.example) }, { weight: 3, arbitrary: schemaArbitrary(target.doc, body.schema, pools) }).map((v) => v ?? {}) : fc.constant(undefined);
   const draft = fc.record({ segments, query, body: bodyValue }).map<Draft>((d) => ({ segments: new Map(Object.entries(d.segments)), query: d.query, body: d.body, hasBody: body !== undefined, mutations: [] }));
-  const mutations = mutationsFor(parameters, body !== undefined);
+  const mutations = mutationsFor(target, parameters, body !== undefined);
   const mutated = draft.chain((d) =>
     // Two requests in five stay valid, so that real records are read and written too.
     fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 3, arbitrary: fc.constant(1) }, { weight: 2, arbitrary: fc.constant(2) }, { weight: 1, arbitrary: fc.constant(3) }).chain((count) => {
@@ -129,20 +149,23 @@ export function requestArbitrary(target: OperationTarget, pools: Pools, tokens: 
       return result;
     }),
   );
-  return fc.tuple(mutated, tokens).map(([d, token]) => {
-    const [tokenLabel, bearer] = token.split(' ', 2) as [string, string];
-    const path = target.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
-      const value = d.segments.get(name) ?? 'x';
-      return d.mutations.some((m) => m.startsWith(`path ${name}=`)) ? value : encodeURIComponent(value);
-    });
-    const text = d.rawBody ?? (d.hasBody ? jsonText(d.body) : undefined);
-    return {
-      method: target.method.toUpperCase(),
-      url: d.query.length > 0 ? `${path}?${d.query.join('&')}` : path,
-      token: bearer,
-      tokenLabel,
-      ...(text !== undefined ? { body: text, contentType: d.contentType ?? 'application/json' } : {}),
-      mutations: d.mutations,
-    };
+  return fc.tuple(mutated, tokens).map(([d, token]) => onTheWire(target, d, token));
+}
+
+/** A draft as it goes on the wire, with `token` a labelled token ("LV2 eyJ…"). */
+export function onTheWire(target: OperationTarget, d: Draft, token: string): FuzzRequest & { tokenLabel: string } {
+  const [tokenLabel, bearer] = token.split(' ', 2) as [string, string];
+  const path = target.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    const value = d.segments.get(name) ?? 'x';
+    return d.mutations.some((m) => m.startsWith(`path ${name}=`)) ? value : encodeURIComponent(value);
   });
+  const text = d.rawBody ?? (d.hasBody ? jsonText(d.body) : undefined);
+  return {
+    method: target.method.toUpperCase(),
+    url: d.query.length > 0 ? `${path}?${d.query.join('&')}` : path,
+    token: bearer,
+    tokenLabel,
+    ...(text !== undefined ? { body: text, contentType: d.contentType ?? 'application/json' } : {}),
+    mutations: d.mutations,
+  };
 }
