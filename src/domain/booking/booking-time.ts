@@ -21,15 +21,24 @@ export function utcText(instant: Temporal.Instant): string {
   return utcTextOfEpochMs(instant.epochMilliseconds);
 }
 
-/** A client's time: ISO 8601 with an offset or Z, kept to the millisecond; anything else is a 400. */
-export function parseClientInstant(text: string, path: string): Temporal.Instant {
-  let instant: Temporal.Instant;
+/**
+ * The one reading of a client's time, for every route (issue 38): ISO 8601 with an offset or Z,
+ * kept to the millisecond. Null for any other text — a day its month lacks, year zero, an offset
+ * beyond ±24 h — which Temporal refuses with a RangeError and Date would move or accept.
+ */
+export function clientInstantOrNull(text: string): Temporal.Instant | null {
   try {
-    instant = Temporal.Instant.from(text);
+    return Temporal.Instant.fromEpochMilliseconds(Temporal.Instant.from(text).epochMilliseconds);
   } catch {
-    throw invalidRequest(`${text} is not an ISO 8601 time with an offset or Z`, path);
+    return null;
   }
-  return Temporal.Instant.fromEpochMilliseconds(instant.epochMilliseconds);
+}
+
+/** A client's time at `path` (a body field, a query parameter); anything else is a 400 naming it. */
+export function parseClientInstant(text: string, path: string): Temporal.Instant {
+  const instant = clientInstantOrNull(text);
+  if (!instant) throw invalidRequest(`${text} is not an ISO 8601 time with an offset or Z`, path);
+  return instant;
 }
 
 export const instantOf = (text: string): Temporal.Instant => Temporal.Instant.from(text);

@@ -1,3 +1,4 @@
+import { clientInstantOrNull } from '../booking/booking-time.js';
 import type { FieldSpec } from './record-kind.js';
 import type { Scalar } from './record-query.js';
 
@@ -36,8 +37,8 @@ export function coerceJsonValue(spec: FieldSpec, value: unknown): Scalar | undef
       return value === 'true' ? true : value === 'false' ? false : undefined;
     case 'timestamp': {
       if (typeof value !== 'string' || !isoTime.test(value)) return undefined;
-      const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
-      return Number.isNaN(date.getTime()) ? undefined : date;
+      const instant = clientInstantOrNull(value.length === 10 ? `${value}T00:00:00Z` : value);
+      return instant ? new Date(instant.epochMilliseconds) : undefined;
     }
     default:
       return undefined;

@@ -1,3 +1,4 @@
+import { clientInstantOrNull } from '../booking/booking-time.js';
 import { DomainError } from '../domain-error.js';
 import { isInteger, isStorableText } from './coerce-field-value.js';
 import type { FieldSpec, RecordJson, RecordKind } from './record-kind.js';
@@ -53,7 +54,7 @@ function fits(spec: FieldSpec, value: unknown): boolean {
     case 'boolean':
       return typeof value === 'boolean';
     case 'timestamp':
-      return typeof value === 'string' && isoTime.test(value) && !Number.isNaN(Date.parse(value));
+      return typeof value === 'string' && isoTime.test(value) && clientInstantOrNull(value) !== null;
     case 'object':
       return isObject(value);
     case 'string[]':
@@ -101,7 +102,8 @@ export function validateRecordInput(kind: RecordKind, body: unknown, mode: Write
 function normalized(spec: FieldSpec, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   if (spec.type === 'uuid') return value.toLowerCase();
-  return spec.type === 'timestamp' ? new Date(value).toISOString() : value;
+  // Validated already: the instant is there.
+  return spec.type === 'timestamp' ? new Date(clientInstantOrNull(value)!.epochMilliseconds).toISOString() : value;
 }
 
 function describe(spec: FieldSpec): string {

@@ -58,6 +58,7 @@ describe('filter and or conditions', () => {
     expect(refusal(() => filter('port||$eq||1.5'))).to.equal("Invalid column 'port' value");
     expect(refusal(() => filter('active||$eq||yes'))).to.equal("Invalid column 'active' value");
     expect(refusal(() => filter('releasedAt||$eq||2026-01-01T10:00:00'))).to.equal("Invalid column 'releasedAt' value");
+    for (const value of ['2026-02-30', '2026-02-30T10:00:00Z', '2027-01-05T10:00:00+25:00']) expect(refusal(() => filter(`releasedAt||$eq||${value}`)), value).to.equal("Invalid column 'releasedAt' value");
   });
 
   it('refuses an empty field and extra || parts', () => {

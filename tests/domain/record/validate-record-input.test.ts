@@ -61,4 +61,10 @@ describe('record bodies', () => {
     expect(validateRecordInput(gadgetKind, { releasedAt: '2026-03-29T03:00:00+02:00' }, 'update')).to.deep.equal({ releasedAt: '2026-03-29T01:00:00.000Z' });
     expect(refusal(() => validateRecordInput(gadgetKind, { releasedAt: '2026-03-29T03:00:00' }, 'update'))).to.match(/ISO 8601/);
   });
+
+  it('refuses a time shaped as one that is none, as every route does (a day its month lacks is not moved to the next month)', () => {
+    for (const releasedAt of ['2026-02-30T10:00:00Z', '0000-00-00T00:00:00Z', '2027-01-05T10:00:00+25:00']) {
+      expect(refusal(() => validateRecordInput(gadgetKind, { releasedAt }, 'update')), releasedAt).to.match(/ISO 8601/);
+    }
+  });
 });
