@@ -1,7 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import { isGuest, searchingAs, type Principal } from '../access/principal.js';
 import type { Blackout } from '../blackout/blackout.js';
-import { askedOf, createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
+import { askedOf, placementRefusal, type PolicyRefusal } from '../placement/placement-refusal.js';
 import { unitsFit } from '../booking/find-conflicts.js';
 import { buffersOf, occupiedMs } from '../booking/occupied-range.js';
 import { admitSeries, assertSeriesRequest, checkSeriesCreate, type CreateSeries, type CreateSeriesState, type SeriesDecisionOptions } from '../booking/series/decide-create-series.js';
@@ -77,7 +77,7 @@ function unavailableOccurrences(
   const unavailable: UnavailableOccurrence[] = [];
   for (const [index, { start, end }] of occurrences.entries()) {
     const occurrenceState = { ...state, activeBookingsOfBooker: state.activeBookingsOfBooker + index, quotas: [] };
-    const refusal = createRefusal({ startTime: start, endTime: end, units }, occurrenceState, actor, now, options);
+    const refusal = placementRefusal({ startTime: start, endTime: end, units }, occurrenceState, actor, now, options);
     if (refusal) unavailable.push({ startTime: start, endTime: end, reason: refusalReason(refusal) });
   }
   return unavailable.length > 0 && unavailable.length < occurrences.length ? unavailable : null;
@@ -120,7 +120,8 @@ export function findFreeForSeries(
     }
     if (!anyOccurrenceTaken(candidate, occurrences, command.units)) {
       try {
-        checkSeriesCreate(command, state, decider, now, decision);
+        // No occurrence's units meet a booking: the conflicts, each occurrence's last check, find none.
+        checkSeriesCreate(command, { ...state, overlapping: [] }, decider, now, decision);
         free.push(listedResource(candidate, occurrences));
         continue;
       } catch (error) {

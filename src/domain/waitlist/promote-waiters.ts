@@ -2,7 +2,7 @@ import { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
 import { activeStatuses, type Booking } from '../booking/booking.js';
 import type { BookingCreated, BookingEvent } from '../booking/booking-events.js';
-import { createRefusal, type CreateBookingState } from '../booking/create-refusal.js';
+import { placementRefusal, type PlacementState } from '../placement/placement-refusal.js';
 import { decideCreateBooking } from '../booking/decide-create-booking.js';
 import type { ApprovalDelegation } from '../approval/approval-delegation.js';
 import { buffersOf, occupiedMs, occupiedMsOf } from '../booking/occupied-range.js';
@@ -13,7 +13,7 @@ import type { WaitlistEvent } from './waitlist-events.js';
 import type { WaitlistEntry } from './waitlist-entry.js';
 
 /** A waiting entry with the state its create would decide on, read before the freeing. */
-export type Waiter = { entry: WaitlistEntry; state: CreateBookingState & { delegations?: readonly ApprovalDelegation[] } };
+export type Waiter = { entry: WaitlistEntry; state: PlacementState & { delegations?: readonly ApprovalDelegation[] } };
 
 /**
  * The times within which a waiting entry may fit once `freed` (the bookings a command frees, as
@@ -80,7 +80,7 @@ export function promoteWaiters(freeing: readonly BookingEvent[], waiters: readon
       quotas: withPromoted(state.quotas, state.resource, ownPromoted),
     };
     const command = { id: newId(), title: entry.title, startTime: Temporal.Instant.from(entry.startTime), endTime: Temporal.Instant.from(entry.endTime), bookerProfileId: entry.bookerProfileId, bookerEmail: entry.bookerEmail, units: entry.units };
-    const refusal = createRefusal(command, after, bookerOf(entry), now);
+    const refusal = placementRefusal(command, after, bookerOf(entry), now);
     if (refusal?.code === 'booking_conflict') continue;
     if (refusal) {
       events.push({ type: 'WaitlistClosed', data: { entry: closed(entry, { status: 'refused', policy: refusal.details.policy ?? refusal.code }, at), by: 'system', at } });

@@ -48,7 +48,7 @@ export function clientTimeZone(name: string): string {
 /** The zone a series on `resource` expands in when the client names none. */
 export const defaultSeriesTimeZone = (resource: Resource): string => resource.availability?.timeZone ?? 'UTC';
 
-/** The latest start the resource accepts, as assertBookingPolicy counts it. */
+/** The latest start the resource accepts, as bookingPolicyRefusal counts it. */
 const bookingHorizon = (resource: Resource, now: Temporal.Instant): Temporal.Instant =>
   now.add({ hours: resource.bookingPolicy.maxAdvanceDays * 24 });
 
