@@ -9,7 +9,7 @@ import { decideLeaveWaitlist } from '../../domain/waitlist/decide-leave-waitlist
 import { positionBehind, type PositionedEntry } from '../../domain/waitlist/waitlist-entry.js';
 import { findRegisteredResourceId } from '../../projections/resource/find-registered-resource-id.js';
 import { findWaitlistRecord, waitingEntriesOf } from '../../projections/waitlist/waitlist-queries.js';
-import { findCreateState } from '../booking/create-booking.js';
+import { findCreateState } from '../placement/placement-state.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 
