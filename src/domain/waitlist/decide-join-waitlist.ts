@@ -45,6 +45,7 @@ export function decideJoinWaitlist(command: JoinWaitlist, state: JoinWaitlistSta
     bookerProfileId: booker.profileId,
     bookerEmail: booker.email,
     createdBy: actor.sub,
+    joinedAs: { level: actor.level, groups: actor.groups },
     status: 'waiting',
     bookingId: null,
     policy: null,

@@ -25,7 +25,9 @@ function entry(extra: Partial<WaitlistEntry> = {}): WaitlistEntry {
     units: 1,
     bookerProfileId: 'bob',
     bookerEmail: 'bob@example.com',
-    createdBy: 'bob',
+    // The booker joined for itself, as a user.
+    createdBy: extra.bookerProfileId ?? 'bob',
+    joinedAs: { level: 4, groups: [] },
     status: 'waiting',
     bookingId: null,
     policy: null,
@@ -144,5 +146,22 @@ describe('promoteWaiters (contract §23)', () => {
     const buffered = resource({ bufferBeforeMinutes: 10, bufferAfterMinutes: 5 });
     const freed = booking({ startTime: '2027-01-05T09:00:00Z', endTime: '2027-01-05T10:00:00Z', bufferBeforeMinutes: 15, bufferAfterMinutes: 0 });
     expect(reachOfFreeing([freed], buffered)).to.deep.equal([{ fromMs: Date.parse('2027-01-05T08:40:00Z'), toMs: Date.parse('2027-01-05T10:10:00Z') }]);
+  });
+
+  describe('a promotion is the create of the principal that joined (its level and groups recorded on the entry)', () => {
+    const bookedFor = (events: ReturnType<ReturnType<typeof promote>>) => events.flatMap((e) => (e.type === 'BookingCreated' ? [e.data.booking.bookerProfileId] : []));
+
+    it('an entry an admin (LV3) joined for carol becomes carol\'s booking', () => {
+      const forCarol = entry({ bookerProfileId: 'carol', createdBy: 'admin-3', joinedAs: { level: 3, groups: ['g-1'] } });
+      expect(bookedFor(promote([cancel(taken)])([waiter(forCarol)]))).to.deep.equal(['carol']);
+    });
+
+    it('the recorded level decides: an entry recorded as a user\'s (LV4) for somebody else is refused as that create would be (403)', () => {
+      const onBehalfAsUser = entry({ bookerProfileId: 'carol', createdBy: 'dave', joinedAs: { level: 4, groups: [] } });
+      const events = promote([cancel(taken)])([waiter(onBehalfAsUser)]);
+      expect(events.map((e) => [e.type, (e.data as { entry?: WaitlistEntry }).entry?.status, (e.data as { entry?: WaitlistEntry }).entry?.policy])).to.deep.equal([
+        ['WaitlistClosed', 'refused', 'forbidden'],
+      ]);
+    });
   });
 });
