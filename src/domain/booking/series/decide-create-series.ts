@@ -3,7 +3,7 @@ import type { ApprovalDelegation } from '../../approval/approval-delegation.js';
 import { bookingCreated } from '../../approval/pending-approvers.js';
 import type { Principal } from '../../access/principal.js';
 import { callerRefusal, resourceRefusal, type PolicyRefusal } from '../../placement/placement-refusal.js';
-import { occurrencesRefusal } from '../../placement/occurrences-refusal.js';
+import { areOccurrencesAccepted, occurrencesRefusal } from '../../placement/occurrences-refusal.js';
 import { unitsRefusal } from '../unit-use.js';
 import type { Blackout } from '../../blackout/blackout.js';
 import { DomainError, invalidRequest, policyViolation } from '../../domain-error.js';
@@ -15,7 +15,7 @@ import { assertValidTimes } from '../booking-time.js';
 import { newBooking } from '../new-booking.js';
 import { bookerOf, type Booker } from '../booker.js';
 import type { QuotaLedger } from '../../quota/quota-refusal.js';
-import { assertRecurrenceRule, assertWithinHorizon, clientTimeZone, defaultSeriesTimeZone, seriesOccurrences } from './series-pattern.js';
+import { assertRecurrenceRule, assertWithinHorizon, clientTimeZone, defaultSeriesTimeZone, isWithinHorizon, seriesOccurrences } from './series-pattern.js';
 
 export type CreateSeries = {
   parentId: string;
@@ -102,7 +102,7 @@ export function seriesSlots(command: CreateSeries, resource: Resource | null, ac
 /**
  * All or nothing: the placement's verdict on each occurrence (occurrencesRefusal) accepts every
  * one, or the series is refused with the first occurrence's violation (422) or with every booking
- * in its way (409). Every check of decideCreateSeries, which books what it admits; the free search asks it alone.
+ * in its way (409). Every check of decideCreateSeries, which books what it admits.
  */
 export function checkSeriesCreate(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant, options: SeriesDecisionOptions = {}): AdmittedSeries {
   const admitted = admitSeries(command, state, actor, now, options);
@@ -111,6 +111,12 @@ export function checkSeriesCreate(command: CreateSeries, state: CreateSeriesStat
   const refusal = occurrencesRefusal(command, occurrences, { ...state, resource }, actor, now, { policyRefusal: options.policyRefusal });
   if (refusal) throw refusal;
   return admitted;
+}
+
+/** Whether checkSeriesCreate accepts a series admitSeries admitted, without building a refusal: what the free search asks of each resource. */
+export function isAdmittedSeriesAccepted(command: CreateSeries, admitted: AdmittedSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant, options: SeriesDecisionOptions = {}): boolean {
+  const { resource, occurrences } = admitted;
+  return isWithinHorizon(occurrences, resource, now) && areOccurrencesAccepted(command, occurrences, { ...state, resource }, actor, now, { policyRefusal: options.policyRefusal });
 }
 
 /** The series checkSeriesCreate admits: the parent first, holding the rule and the first occurrence's times, then each occurrence. */
