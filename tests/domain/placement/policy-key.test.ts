@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { Level } from '../../../src/domain/access/principal.js';
 import { placementRefusal } from '../../../src/domain/placement/placement-refusal.js';
 import { perResourceFields, policyKeyFields } from '../../../src/domain/resource/policy-key.js';
-import type { Availability, Resource } from '../../../src/domain/resource/resource.js';
+import { defaultBookingPolicy, type Availability, type BookingPolicy, type Resource } from '../../../src/domain/resource/resource.js';
 import { actor, now, resource } from '../booking/booking-fixtures.js';
 
 /** A resource that records the name of every field read from it. */
@@ -21,6 +21,21 @@ const availabilityArb: fc.Arbitrary<Availability | null> = fc.option(
   { nil: null },
 );
 
+/**
+ * Every field of the booking policy drawn at random from its kind, so that a rule a field switches
+ * on (a boolean added tomorrow) is exercised without this test naming it.
+ */
+const policyArb: fc.Arbitrary<BookingPolicy> = fc.record(
+  Object.fromEntries(
+    Object.entries(defaultBookingPolicy).map(([field, value]): [string, fc.Arbitrary<unknown>] => {
+      if (typeof value === 'boolean') return [field, fc.boolean()];
+      if (typeof value === 'number') return [field, fc.constantFrom(value, 0, 1, 30, 600)];
+      if (value === null) return [field, fc.constantFrom(null, 1, 3)];
+      return [field, fc.constant(value)];
+    }),
+  ),
+) as fc.Arbitrary<BookingPolicy>;
+
 const resourceArb = fc
   .record({
     isActive: fc.boolean(),
@@ -29,13 +44,9 @@ const resourceArb = fc
     groupId: fc.option(fc.constantFrom('g-1', 'g-2'), { nil: null }),
     capacity: fc.option(fc.integer({ min: 1, max: 12 }), { nil: null }),
     availability: availabilityArb,
-    maxDurationMinutes: fc.constantFrom(30, 480),
-    maxAdvanceDays: fc.constantFrom(1, 30),
-    minNoticeMinutes: fc.constantFrom(0, 600),
-    maxBookingsPerUser: fc.constantFrom(null, 1, 3),
-    bufferBeforeMinutes: fc.constantFrom(0, 15),
+    bookingPolicy: policyArb,
   })
-  .map(({ isActive, removed, units, groupId, capacity, availability, ...policy }) => resource(policy, { isActive, removed, units, groupId, capacity, availability }));
+  .map((fields) => resource({}, fields));
 
 /**
  * The free search decides once per policy key (migration 0034): the verdict a resource gets with
