@@ -64,16 +64,21 @@ const heldOf = (c: Case): Booking[] =>
 
 const stateOf = (c: Case): PlacementState => ({ resource: c.unknown ? null : c.resource, overlapping: heldOf(c), activeBookingsOfBooker: c.active, quotas: [], blackouts: c.blackouts });
 
+/** A create of the case's times by its caller (on another's behalf or not), its state and the verdict on it. */
+function created(c: Case) {
+  const caller = actor(c.level, 'caller');
+  const command = { id: 'n-1', title: 'T', startTime: at(c.start), endTime: at(c.start + c.length), units: c.units, bookerProfileId: c.onBehalf ? 'other' : undefined };
+  const state = stateOf(c);
+  return { caller, command, state, verdict: placementRefusal(command, state, caller, now) };
+}
+
 const told = (refusal: DomainError | null) => (refusal ? { code: refusal.code, details: refusal.details } : null);
 
 describe('every command asks the one placement verdict (property)', () => {
   it('a create refuses exactly what the verdict answers, and books when it answers null', () => {
     fc.assert(
       fc.property(caseArb, (c) => {
-        const caller = actor(c.level, 'caller');
-        const command = { id: 'n-1', title: 'T', startTime: at(c.start), endTime: at(c.start + c.length), units: c.units, bookerProfileId: c.onBehalf ? 'other' : undefined };
-        const state = stateOf(c);
-        const verdict = placementRefusal(command, state, caller, now);
+        const { caller, command, state, verdict } = created(c);
         expect(told(refusalOf(() => decideCreateBooking(command, state, caller, now)))).to.deep.equal(told(verdict));
       }),
       { numRuns: 400 },
@@ -83,10 +88,7 @@ describe('every command asks the one placement verdict (property)', () => {
   it('a waitlist join is accepted exactly when the verdict is a conflict, and refused with any other refusal', () => {
     fc.assert(
       fc.property(caseArb, (c) => {
-        const caller = actor(c.level, 'caller');
-        const command = { id: 'w-1', title: 'T', startTime: at(c.start), endTime: at(c.start + c.length), units: c.units, bookerProfileId: c.onBehalf ? 'other' : undefined };
-        const state = stateOf(c);
-        const verdict = placementRefusal(command, state, caller, now);
+        const { caller, command, state, verdict } = created(c);
         const joined = refusalOf(() => decideJoinWaitlist(command, { ...state, waiting: [] }, caller, now));
         if (verdict === null) expect(joined?.code).to.equal('slot_available');
         else if (verdict.code === 'booking_conflict') expect(joined).to.equal(null);

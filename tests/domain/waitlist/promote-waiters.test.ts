@@ -3,39 +3,14 @@ import type { BookingCancelled } from '../../../src/domain/booking/booking-event
 import type { Booking } from '../../../src/domain/booking/booking.js';
 import { promoteWaiters, reachOfFreeing, type Waiter } from '../../../src/domain/waitlist/promote-waiters.js';
 import type { WaitlistEntry } from '../../../src/domain/waitlist/waitlist-entry.js';
-import { at, booking, now, resource, resourceUuid, workspace } from '../booking/booking-fixtures.js';
+import { at, booking, now, resource, workspace } from '../booking/booking-fixtures.js';
+import { waitlistEntry as entry } from './waitlist-fixtures.js';
 import { given } from '../booking/decider-spec.js';
 
 // Contract §23: a freeing on the resource promotes the waiters, first made first, in the same decision.
 const room = resource();
 const taken = booking({ startTime: '2027-01-05T09:00:00Z', endTime: '2027-01-05T10:00:00Z', bookerProfileId: 'owner' });
 
-let n = 0;
-function entry(extra: Partial<WaitlistEntry> = {}): WaitlistEntry {
-  n += 1;
-  return {
-    id: `e0000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    workspace,
-    bookableResourceId: resourceUuid,
-    resourceType: 'zone',
-    resourceId: 'zone-42',
-    title: 'Waiting',
-    startTime: '2027-01-05T09:00:00Z',
-    endTime: '2027-01-05T10:00:00Z',
-    units: 1,
-    bookerProfileId: 'bob',
-    bookerEmail: 'bob@example.com',
-    // The booker joined for itself, as a user.
-    createdBy: extra.bookerProfileId ?? 'bob',
-    joinedAs: { level: 4, groups: [] },
-    status: 'waiting',
-    bookingId: null,
-    policy: null,
-    createdAt: '2027-01-04T07:00:00Z',
-    closedAt: null,
-    ...extra,
-  };
-}
 const waiter = (e: WaitlistEntry, overlapping: Booking[] = [taken], extra: Partial<Waiter['state']> = {}): Waiter => ({
   entry: e,
   state: { resource: room, overlapping, activeBookingsOfBooker: 0, quotas: [], blackouts: [], ...extra },

@@ -1,25 +1,12 @@
 import { expect } from 'chai';
 import { upcastWaitlistEntry, type StoredWaitlistEntry } from '../../../src/domain/waitlist/upcast-waitlist-entry.js';
+import { waitlistEntry } from './waitlist-fixtures.js';
 
-const stored = (createdBy: string): StoredWaitlistEntry => ({
-  id: 'e0000000-0000-4000-8000-000000000001',
-  workspace: '11111111-1111-4111-8111-111111111111',
-  bookableResourceId: '22222222-2222-4222-8222-222222222222',
-  resourceType: 'zone',
-  resourceId: 'zone-42',
-  title: 'Waiting',
-  startTime: '2027-01-05T09:00:00Z',
-  endTime: '2027-01-05T10:00:00Z',
-  units: 1,
-  bookerProfileId: 'bob',
-  bookerEmail: null,
-  createdBy,
-  status: 'waiting',
-  bookingId: null,
-  policy: null,
-  createdAt: '2027-01-04T07:00:00Z',
-  closedAt: null,
-});
+/** An entry as an event written before joinedAs stored it. */
+function stored(createdBy: string): StoredWaitlistEntry {
+  const { joinedAs: _recorded, ...before } = waitlistEntry({ createdBy });
+  return before;
+}
 
 describe('a waitlist entry joined before the joining principal was recorded (upcastWaitlistEntry)', () => {
   it('joined by its booker: a user (LV4) without groups', () => {
