@@ -55,6 +55,14 @@ module.exports = {
       to: { path: ['^(node:)?(zlib|http|https|http2)$', '(^|/)node_modules/(express|compression)/'] },
     },
     layer('commands', ['workers', 'api'], 'Command handlers are called by the API and the workers, never the reverse.'),
+    {
+      name: 'placing-commands-share-placement-only',
+      severity: 'error',
+      comment:
+        'The features that place or move bookings (booking, bundle, waitlist, approval) share what they need through commands/placement/ and import no other feature\'s folder.',
+      from: { path: '^src/commands/(booking|bundle|waitlist|approval)/' },
+      to: { path: '^src/commands/(booking|bundle|waitlist|approval)/', pathNot: '^src/commands/$1/' },
+    },
     layer(
       'workers',
       ['api'],

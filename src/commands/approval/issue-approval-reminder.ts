@@ -1,9 +1,9 @@
 import type { BookingDecisionState } from '../../domain/booking/booking-decision-state.js';
 import { decideApprovalReminder } from '../../domain/approval/decide-approval-reminder.js';
 import { findDelegationsOf } from '../../projections/approval/approval-delegation-queries.js';
-import { derivedEventId, isDuplicateEventId } from '../booking/system-moves.js';
+import { derivedEventId, isDuplicateEventId } from '../derived-event-id.js';
 import type { CommandContext } from '../command-context.js';
-import { handleBookingMove } from '../booking/handle-booking-move.js';
+import { handleBookingMove } from '../placement/handle-booking-move.js';
 
 /** booking.approval_reminder of a booking still pending (contract §24); issued once per booking: the event id is derived from it. */
 export async function issueApprovalReminder(ctx: CommandContext, bookingId: string): Promise<void> {

@@ -9,8 +9,8 @@ import { decideCheckOutBooking } from '../../domain/booking/decide-check-out-boo
 import { decideConfirmBooking } from '../../domain/booking/decide-confirm-booking.js';
 import { notFound } from '../../domain/domain-error.js';
 import type { CommandContext } from '../command-context.js';
-import { promoting, withWaiters } from '../waitlist/promotions.js';
-import { handleBookingMove, nothingMore, type LoadMore } from './handle-booking-move.js';
+import { promoting, withWaiters } from '../placement/promotions.js';
+import { handleBookingMove, nothingMore, type LoadMore } from '../placement/handle-booking-move.js';
 
 /** A user's move answers the booking afterwards; the decision has refused an unknown one already. */
 const updated = (booking: Booking | null): Booking => {

@@ -1,24 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../domain/access/principal.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import { parseClientInstant } from '../../domain/booking/booking-time.js';
 import { namedBookerId } from '../../domain/booking/booker.js';
 import { workspaceScope } from '../../domain/access/workspace-scope.js';
-import { decideCreateBooking, type ApproverDelegations, type CreateBooking, type CreateBookingState } from '../../domain/booking/decide-create-booking.js';
-import { resourceStreamId, type Resource, type ResourceType } from '../../domain/resource/resource.js';
+import { decideCreateBooking, type CreateBooking } from '../../domain/booking/decide-create-booking.js';
+import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
 import { checkUnits } from '../../domain/resource/resource-units.js';
-import { findBookingCreateState, type BookingCreateState } from '../../projections/booking/booking-queries.js';
 import { findRegisteredResourceId, type FoundRegistration } from '../../projections/resource/find-registered-resource-id.js';
-import type { Executor } from '../../infra/db/database.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
-import { quotaGuardOfBooking } from './quota-guard-of-booking.js';
-import { quotaOrOverlapMeansRetry } from './quota-hold.js';
-import { quotaUsagesAt } from '../../domain/quota/quota-usage.js';
-import { findDelegationsOf } from '../../projections/approval/approval-delegation-queries.js';
-import { quotaMatches } from '../../domain/quota/quota.js';
-import type { ApprovalDelegation } from '../../domain/approval/approval-delegation.js';
+import { quotaGuardOfBooking } from '../placement/quota-guard-of-booking.js';
+import { quotaOrOverlapMeansRetry } from '../placement/quota-hold.js';
+import { findCreateState } from '../placement/placement-state.js';
 
 export type CreateBookingInput = {
   resourceType: ResourceType;
@@ -34,48 +28,6 @@ export type CreateBookingInput = {
   /** Units of the resource (contract §21); one when absent. */
   units?: number;
 };
-
-/** The fingerprint of the booker's usage the decision saw, when a quota applies (null: none applies). */
-export type QuotaBoundState = CreateBookingState & ApproverDelegations & { quotaSeen: string | null };
-
-/** The state of a create on a resource without registration: the decision refuses it in its order. */
-export const unregisteredCreateState: QuotaBoundState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [], quotaSeen: null };
-
-/**
- * Only what a create's decision needs (the resource, the active bookings in the way, the booker's
- * count and quota usage), read with the stream's revision in one round trip (and the approvers'
- * delegations of a resource that asks for approval); the state without
- * resource for an unregistered one.
- */
-export async function findCreateState(
-  db: Executor,
-  found: FoundRegistration | null,
-  booker: string,
-  { startTime, endTime }: { startTime: Temporal.Instant; endTime: Temporal.Instant },
-  now: Temporal.Instant,
-): Promise<{ revision: number | null; state: QuotaBoundState }> {
-  if (!found) return { revision: null, state: unregisteredCreateState };
-  const { streamRevision, ...read } = await findBookingCreateState(db, resourceStreamId(found.id), found.id, booker, startTime, endTime);
-  return { revision: streamRevision, state: quotaBoundState(read, startTime, await findApproverDelegations(db, read.resource, now)) };
-}
-
-/** A create's state from what its statement read: the quotas that apply to the resource, with the booker's usage at the start. */
-export function quotaBoundState(
-  { workspaceQuotas, quotaBookings, ...state }: Omit<BookingCreateState, 'streamRevision'>,
-  startTime: Temporal.Instant,
-  delegations: readonly ApprovalDelegation[],
-): QuotaBoundState {
-  const { resource } = state;
-  const applying = resource && quotaBookings ? workspaceQuotas.filter((quota) => quotaMatches(quota, resource)) : [];
-  const quotas = applying.length === 0 ? [] : quotaUsagesAt(applying, quotaBookings!.counted, startTime);
-  return { ...state, quotas, quotaSeen: applying.length === 0 ? null : quotaBookings!.seen, delegations };
-}
-
-/** The delegations of the resource's approvers, read only when a pending booking will name their delegates (contract §24). */
-export function findApproverDelegations(db: Executor, resource: Resource | null, now: Temporal.Instant): Promise<ApprovalDelegation[]> {
-  const approvers = resource && !resource.bookingPolicy.autoConfirm ? resource.bookingPolicy.approvers : [];
-  return findDelegationsOf(db, approvers, new Date(now.epochMilliseconds));
-}
 
 /**
  * Books on the registration's stream. Without a registration there is no stream: the decision

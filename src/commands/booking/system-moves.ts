@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
+import { derivedEventId, isDuplicateEventId } from '../derived-event-id.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import type { BookingMoveState } from '../../domain/booking/booking-move-state.js';
 import { decideCompletion, decideExpiry, decideNoShow, decideReminder } from '../../domain/booking/decide-system-moves.js';
 import type { CommandContext } from '../command-context.js';
-import { promoting, withWaiters } from '../waitlist/promotions.js';
-import { handleBookingMove, nothingMore } from './handle-booking-move.js';
+import { promoting, withWaiters } from '../placement/promotions.js';
+import { handleBookingMove, nothingMore } from '../placement/handle-booking-move.js';
 
 /*
  * The moves the timer worker sends. Each is a no-op when it no longer applies (the booking moved
@@ -23,20 +23,8 @@ export async function expirePendingBooking(ctx: CommandContext, bookingId: strin
   await handleBookingMove(ctx, bookingId, ({ booking, resource }) => decideExpiry(booking, resource, ctx.now()));
 }
 
-/** An event id derived from `key`: a second append of the same key is refused by the store. */
-export function derivedEventId(key: string): string {
-  const hex = createHash('sha1').update(key).digest('hex');
-  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
 /** One reminder per booking and start time: the event id is derived from both. */
 export const reminderEventId = (booking: Pick<Booking, 'id' | 'startTime'>) => derivedEventId(`booking-reminder:${booking.id}:${booking.startTime}`);
-
-export const isDuplicateEventId = (error: unknown) => {
-  const e = error as { code?: string; constraint?: string };
-  return e.code === '23505' && e.constraint === 'events_event_id_key';
-};
 
 /** booking.reminder REMINDER_MINUTES (config, default 15) before the start; issued once per start time. */
 export async function issueReminder(ctx: CommandContext & { config?: { reminderMinutes: number } }, bookingId: string): Promise<void> {

@@ -12,10 +12,10 @@ import { findBookedResource } from '../../projections/booking/booking-queries.js
 import { findBundleBookings } from '../../projections/booking/bundle-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommandOnStreams, type AppendFailure } from '../handle-command.js';
-import { overlapMeansRetry } from '../booking/overlap-means-retry.js';
+import { overlapMeansRetry } from '../placement/overlap-means-retry.js';
 import { promoteWaiters } from '../../domain/waitlist/promote-waiters.js';
 import type { WaitlistEvent } from '../../domain/waitlist/waitlist-events.js';
-import { withWaiters, type WithWaiters } from '../waitlist/promotions.js';
+import { withWaiters, type WithWaiters } from '../placement/promotions.js';
 import { bundlesNeedOneTransaction, type Bundle } from './create-bundle.js';
 
 export type BundleChange<State extends BookingMoveState> = {

@@ -8,12 +8,12 @@ import { namedBookerId } from '../../domain/booking/booker.js';
 import { assertBundleItems, decideCreateBundle, type BundleItem, type CreateBundle } from '../../domain/bundle/decide-create-bundle.js';
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
 import { findRegisteredResourceId, type FoundRegistration } from '../../projections/resource/find-registered-resource-id.js';
-import { findApproverDelegations, quotaBoundState, unregisteredCreateState, type QuotaBoundState } from '../booking/create-booking.js';
+import { findApproverDelegations, quotaBoundState, unregisteredCreateState, type QuotaBoundState } from '../placement/placement-state.js';
 import { findBookingCreateStatesOn } from '../../projections/booking/create-states-query.js';
 import type { Executor } from '../../infra/db/database.js';
 import type { RecordedEvent } from '../../infra/event-store/event-store.js';
-import { quotaGuardOfBooking } from '../booking/quota-guard-of-booking.js';
-import { quotaOrOverlapMeansRetry } from '../booking/quota-hold.js';
+import { quotaGuardOfBooking } from '../placement/quota-guard-of-booking.js';
+import { quotaOrOverlapMeansRetry } from '../placement/quota-hold.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommandOnStreams } from '../handle-command.js';
 

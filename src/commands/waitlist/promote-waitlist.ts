@@ -4,8 +4,8 @@ import { promoteWaiters } from '../../domain/waitlist/promote-waiters.js';
 import { findBookedResource } from '../../projections/booking/booking-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
-import { overlapMeansRetry } from '../booking/overlap-means-retry.js';
-import { loadWaiters } from './promotions.js';
+import { overlapMeansRetry } from '../placement/overlap-means-retry.js';
+import { loadWaiters } from '../placement/promotions.js';
 
 /**
  * Tries the resource's waiters against the resource as it is (contract §23): what the process

@@ -6,10 +6,10 @@ import { namedBookerId } from '../../domain/booking/booker.js';
 import { resourceStreamId, type ResourceType } from '../../domain/resource/resource.js';
 import { decideJoinWaitlist, type JoinWaitlist } from '../../domain/waitlist/decide-join-waitlist.js';
 import { decideLeaveWaitlist } from '../../domain/waitlist/decide-leave-waitlist.js';
-import { positionBehind, type PositionedEntry } from '../../domain/waitlist/waitlist-entry.js';
+import { answeredEntry, positionBehind, type PositionedEntry } from '../../domain/waitlist/waitlist-entry.js';
 import { findRegisteredResourceId } from '../../projections/resource/find-registered-resource-id.js';
 import { findWaitlistRecord, waitingEntriesOf } from '../../projections/waitlist/waitlist-queries.js';
-import { findCreateState } from '../booking/create-booking.js';
+import { findCreateState } from '../placement/placement-state.js';
 import type { CommandContext } from '../command-context.js';
 import { handleCommand } from '../handle-command.js';
 
@@ -47,7 +47,7 @@ export async function joinWaitlist(ctx: CommandContext, actor: Principal, input:
     decide: (state) => [decideJoinWaitlist(command, state, actor, ctx.now())],
   });
   const { entry } = events[0]!.data;
-  return { ...entry, position: positionBehind(entry, state.waiting) };
+  return { ...answeredEntry(entry), position: positionBehind(entry, state.waiting) };
 }
 
 /** Leaves the waitlist: the entry closes `cancelled`, on its resource's stream (none known: the decision's 404). */
@@ -57,5 +57,5 @@ export async function leaveWaitlist(ctx: CommandContext, actor: Principal, id: s
     load: (db) => findWaitlistRecord(db, id),
     decide: (entry) => [decideLeaveWaitlist(entry, actor, ctx.now())],
   });
-  return { ...events[0]!.data.entry, position: null };
+  return { ...answeredEntry(events[0]!.data.entry), position: null };
 }

@@ -31,9 +31,3 @@ export function blackoutViolation(blackout: Blackout): DomainError {
     blackoutId: blackout.id,
   });
 }
-
-/** Refuses a booking of [start, end) on the resource that a blackout covers. */
-export function assertNoBlackout(blackouts: readonly Blackout[], resourceId: string, start: Temporal.Instant, end: Temporal.Instant): void {
-  const blackout = blackoutRefusal(blackouts, resourceId, start, end);
-  if (blackout) throw blackoutViolation(blackout);
-}

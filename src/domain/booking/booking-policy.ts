@@ -3,6 +3,7 @@ import { isAdmin, type Principal } from '../access/principal.js';
 import { policyViolation, type DomainError } from '../domain-error.js';
 import { isWithinAvailability } from '../resource/availability.js';
 import type { Resource } from '../resource/resource.js';
+import type { PolicyKeyed } from '../resource/policy-key.js';
 import type { Booking } from './booking.js';
 import { instantOf } from './booking-time.js';
 
@@ -10,7 +11,7 @@ import { instantOf } from './booking-time.js';
  * Operating hours repeat weekly: a span longer than eight days is open throughout exactly when its
  * first eight days are (every weekday whole). Bounds the day-by-day walk whatever the booking's length.
  */
-function isWithinWeeklyHours(resource: Resource, start: Temporal.Instant, end: Temporal.Instant): boolean {
+function isWithinWeeklyHours(resource: PolicyKeyed, start: Temporal.Instant, end: Temporal.Instant): boolean {
   const eightDays = start.add({ hours: 8 * 24 });
   return isWithinAvailability(resource.availability, start, Temporal.Instant.compare(end, eightDays) > 0 ? eightDays : end);
 }
@@ -19,10 +20,11 @@ function isWithinWeeklyHours(resource: Resource, start: Temporal.Instant, end: T
  * The resource's rules for a booking at [start, end), in the order clients are told: isActive,
  * availability, maxDurationMinutes, then the start's horizon (maxAdvanceDays, minNoticeMinutes)
  * when the start is new. The first rule broken, or null. maxBookingsPerUser needs a count: isWithinBookingLimit.
+ * It reads the resource's policy key alone (policy-key.ts): a search decides it once per key.
  */
-export function bookingPolicyRefusal(resource: Resource, start: Temporal.Instant, end: Temporal.Instant, now: Temporal.Instant, startChanged = true): DomainError | null {
+export function bookingPolicyRefusal(resource: PolicyKeyed, start: Temporal.Instant, end: Temporal.Instant, now: Temporal.Instant, startChanged = true): DomainError | null {
   const policy = resource.bookingPolicy;
-  if (!resource.isActive || resource.removed) return policyViolation('isActive', 'the resource is inactive and accepts no new bookings');
+  if (!resource.isActive) return policyViolation('isActive', 'the resource is inactive and accepts no new bookings');
   if (!isWithinWeeklyHours(resource, start, end)) {
     return policyViolation('availability', 'the booking lies outside the operating hours of the resource');
   }
@@ -40,33 +42,19 @@ export function bookingPolicyRefusal(resource: Resource, start: Temporal.Instant
   return null;
 }
 
-/** Refuses what bookingPolicyRefusal finds. */
-export function assertBookingPolicy(resource: Resource, start: Temporal.Instant, end: Temporal.Instant, now: Temporal.Instant, startChanged = true): void {
-  const refusal = bookingPolicyRefusal(resource, start, end, now, startChanged);
-  if (refusal) throw refusal;
-}
-
 /**
  * maxBookingsPerUser: whether a booker with `active` active bookings on the resource may add `adding`
  * more (a count capped at the limit is enough).
  */
-export function isWithinBookingLimit(resource: Resource, active: number, adding = 1): boolean {
+export function isWithinBookingLimit(resource: PolicyKeyed, active: number, adding = 1): boolean {
   const limit = resource.bookingPolicy.maxBookingsPerUser;
   return limit === null || adding <= 0 || active + adding <= limit;
 }
 
-/** What isWithinBookingLimit does not allow, or null; `adding` names what is added when it is more than one booking. */
-export function bookingLimitRefusal(resource: Resource, active: number, adding: { count: number; what: string } = { count: 1, what: '' }): DomainError | null {
-  if (isWithinBookingLimit(resource, active, adding.count)) return null;
-  const limit = resource.bookingPolicy.maxBookingsPerUser;
-  const message = adding.what ? `${adding.what} would exceed ${limit} active bookings per user on this resource` : `at most ${limit} active bookings per user on this resource`;
-  return policyViolation('maxBookingsPerUser', message);
-}
-
-/** Refuses what bookingLimitRefusal finds. */
-export function assertBookingLimit(resource: Resource, active: number, adding?: { count: number; what: string }): void {
-  const refusal = bookingLimitRefusal(resource, active, adding);
-  if (refusal) throw refusal;
+/** What isWithinBookingLimit does not allow of one more booking, or null. */
+export function bookingLimitRefusal(resource: PolicyKeyed, active: number): DomainError | null {
+  if (isWithinBookingLimit(resource, active)) return null;
+  return policyViolation('maxBookingsPerUser', `at most ${resource.bookingPolicy.maxBookingsPerUser} active bookings per user on this resource`);
 }
 
 /**

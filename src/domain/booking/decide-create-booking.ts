@@ -4,10 +4,11 @@ import type { ApprovalDelegation } from '../approval/approval-delegation.js';
 import { bookingCreated } from '../approval/pending-approvers.js';
 import type { BookingCreated } from './booking-events.js';
 import { bookerOf } from './booker.js';
-import { createRefusal, type CreateBookingState } from './create-refusal.js';
+import { placementRefusal, type PlacementState } from '../placement/placement-refusal.js';
 import { newBooking } from './new-booking.js';
 
-export type { CreateBookingState } from './create-refusal.js';
+/** What a create decides on: a placement's state. */
+export type CreateBookingState = PlacementState;
 export type CreateBooking = {
   id: string;
   title: string;
@@ -26,9 +27,9 @@ export type CreateBooking = {
 /** The delegations given by the resource's approvers, for the `approvers` a pending booking's event names. */
 export type ApproverDelegations = { delegations?: readonly ApprovalDelegation[] };
 
-/** Order of refusals: 400 times → 403 level (and booking on behalf) → 404 resource → 422 policy → 409 conflict. */
+/** The placement's verdict (400 times → 403 level and booking on behalf → 404 resource → 422 policy → 409 conflict), then the booking. */
 export function decideCreateBooking(command: CreateBooking, state: CreateBookingState & ApproverDelegations, actor: Principal, now: Temporal.Instant): BookingCreated {
-  const refusal = createRefusal(command, state, actor, now);
+  const refusal = placementRefusal(command, state, actor, now);
   if (refusal) throw refusal;
   const resource = state.resource!;
   const booker = bookerOf(command, actor);

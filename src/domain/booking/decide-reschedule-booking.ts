@@ -1,20 +1,16 @@
 import type { Temporal } from 'temporal-polyfill';
-import { isGuest, type Principal } from '../access/principal.js';
+import type { Principal } from '../access/principal.js';
 import type { Blackout } from '../blackout/blackout.js';
-import { DomainError, forbidden, invalidTransition, policyViolation } from '../domain-error.js';
+import { DomainError, invalidTransition } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
 import type { Booking } from './booking.js';
 import { sequenceOf } from './booking-sequence.js';
 import type { BookingRescheduled } from './booking-events.js';
-import { assertNoBlackout } from './blackout-refusal.js';
 import { assertBookerOrAdmin, visibleBooking } from './booking-access.js';
-import { assertBookingPolicy } from './booking-policy.js';
-import { assertValidTimes, instantOf, utcText } from './booking-time.js';
-import { occupancyRefusal } from './find-conflicts.js';
-import { askedOf } from './create-refusal.js';
-import { pooledWhenPlaced, unitsRefusal } from './unit-use.js';
-import { buffersOf, occupiedRange } from './occupied-range.js';
-import { assertWithinQuotas } from '../quota/quota-refusal.js';
+import { instantOf, timesRefusal, utcText } from './booking-time.js';
+import { callerRefusal, placementRefusal } from '../placement/placement-refusal.js';
+import { pooledWhenPlaced } from './unit-use.js';
+import { buffersOf } from './occupied-range.js';
 import type { QuotaUsage } from '../quota/quota-usage.js';
 
 export type RescheduleBooking = { startTime?: Temporal.Instant; endTime?: Temporal.Instant; title?: string; /** New units of the resource (contract §21). */ units?: number };
@@ -32,7 +28,8 @@ export type RescheduleBookingState = {
 };
 
 /**
- * New times go through the checks of a new booking (the booking itself excluded from conflicts).
+ * New times or units are a placement of the booking anew: the placement's verdict, without the
+ * booking's own occupation, quota use or count (it adds no booking), a kept start not judged again.
  * A title-only change keeps status and times. Any change to an occurrence detaches it from its series.
  * A booking of a bundle moves only with its bundle (`inBundle`): alone → 409 bundle_member (contract §22).
  */
@@ -43,8 +40,9 @@ export function decideRescheduleBooking(
   now: Temporal.Instant,
   { inBundle = false }: { inBundle?: boolean } = {},
 ): BookingRescheduled[] {
-  if (command.startTime && command.endTime) assertValidTimes(command.startTime, command.endTime, now, false);
-  if (isGuest(actor)) throw forbidden('guests (LV5) cannot change bookings');
+  // §3's order: the request's own faults (400) and the caller's (403) before the booking (404, 409).
+  const early = (command.startTime && command.endTime ? timesRefusal(command.startTime, command.endTime, now, false) : null) ?? callerRefusal({}, actor);
+  if (early) throw early;
   const booking = visibleBooking(actor, state.booking);
   assertBookerOrAdmin(actor, booking);
   if (booking.bundleId && !inBundle) throw new DomainError('bundle_member', 'a booking of a bundle moves with its bundle: PATCH /bundles/{bundleId}');
@@ -69,20 +67,17 @@ export function decideRescheduleBooking(
   let buffers = { bufferBeforeMinutes: booking.bufferBeforeMinutes, bufferAfterMinutes: booking.bufferAfterMinutes };
   let { pooled } = booking;
   if (placed) {
-    assertValidTimes(start, end, now, startChanged);
-    if (!state.resource) throw policyViolation('isActive', 'the resource no longer exists');
-    const tooMany = unitsRefusal(state.resource, units);
-    if (tooMany) throw tooMany;
-    assertBookingPolicy(state.resource, start, end, now, startChanged);
-    assertNoBlackout(state.blackouts, booking.bookableResourceId, start, end);
-    assertWithinQuotas(state.quotas ?? [], state.resource, start, end);
-    // New times are a new decision: they take the buffers of the policy in force (contract §17).
-    buffers = buffersOf(state.resource);
-    const refusal = occupancyRefusal(state.overlapping, occupiedRange(start, end, buffers), askedOf({ units }, state.resource), booking.id);
+    const placement = { startTime: start, endTime: end, units, bookerProfileId: booking.bookerProfileId, bookerEmail: booking.bookerEmail };
+    // The booking's own occupation is not in its way.
+    const without = { ...state, overlapping: state.overlapping.filter((held) => held.id !== booking.id), activeBookingsOfBooker: 0, quotas: state.quotas ?? [] };
+    const refusal = placementRefusal(placement, without, actor, now, { move: { startChanged } });
     if (refusal) throw refusal;
-    pooled = pooledWhenPlaced(booking, state.resource);
+    const resource = state.resource!;
+    // New times are a new decision: they take the buffers of the policy in force (contract §17).
+    buffers = buffersOf(resource);
+    pooled = pooledWhenPlaced(booking, resource);
     // New times or units need a new approval where the resource asks for approval.
-    if (!state.resource.bookingPolicy.autoConfirm) status = 'pending';
+    if (!resource.bookingPolicy.autoConfirm) status = 'pending';
   }
 
   const at = utcText(now);

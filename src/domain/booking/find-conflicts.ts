@@ -58,8 +58,3 @@ export function occupancyRefusal(bookings: readonly HeldBooking[], occupied: Occ
   const free = availableUnits(unitsHeldBy(bookings, exceptId), { startMs: fromMs, endMs: toMs }, asked.capacity);
   return conflictRefusal(findConflicts(bookings, occupied, exceptId), free);
 }
-
-export function assertNoConflicts(conflicts: BookingConflict[]): void {
-  const refusal = conflictRefusal(conflicts);
-  if (refusal) throw refusal;
-}

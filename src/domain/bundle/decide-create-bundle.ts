@@ -1,7 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
 import type { BookingCreated } from '../booking/booking-events.js';
-import { createRefusal, type CreateBookingState } from '../booking/create-refusal.js';
+import { placementRefusal, type PlacementState } from '../placement/placement-refusal.js';
 import { decideCreateBooking, type CreateBooking } from '../booking/decide-create-booking.js';
 import { invalidRequest } from '../domain-error.js';
 import { checkUnits } from '../resource/resource-units.js';
@@ -34,7 +34,7 @@ export function assertBundleItems(items: readonly BundleItem[]): void {
 }
 
 /** 400 for two items whose resources share one through parts (contract §22: a whole and its part, two wholes with a part in common). */
-function assertNoSharedResource(states: readonly CreateBookingState[]): void {
+function assertNoSharedResource(states: readonly PlacementState[]): void {
   const resources = states.map((state) => state.resource);
   const sharing = sharingOf(resources.flatMap((r) => (r?.parts ? [{ id: r.id, parts: r.parts }] : [])));
   resources.forEach((resource, j) => {
@@ -47,7 +47,7 @@ function assertNoSharedResource(states: readonly CreateBookingState[]): void {
  * Item `i`'s state with the earlier items of the bundle counted in its quota usage: they are the
  * same booker's, at the same times, so together they may not pass a quota that one alone would.
  */
-function withEarlierItems(command: CreateBundle, states: readonly CreateBookingState[], i: number): CreateBookingState {
+function withEarlierItems(command: CreateBundle, states: readonly PlacementState[], i: number): PlacementState {
   const state = states[i]!;
   const earlier = states.slice(0, i).flatMap((s) => (s.resource ? [s.resource] : []));
   if (earlier.length === 0 || state.quotas.length === 0) return state;
@@ -56,16 +56,16 @@ function withEarlierItems(command: CreateBundle, states: readonly CreateBookingS
 }
 
 /**
- * One decision over every item: each judged by the create's verdict (createRefusal) on its own
+ * One decision over every item: each judged by the create's verdict (placementRefusal) on its own
  * resource's state (`states`, in the items' order; a state without resource for an unregistered
  * item; the earlier items counted in its quotas), the bundle refused as bundleRefusal orders it; else one booking per item, each carrying
  * the bundle's id. All or nothing: a refused item refuses the bundle.
  */
-export function decideCreateBundle(command: CreateBundle, states: readonly CreateBookingState[], actor: Principal, now: Temporal.Instant): BookingCreated[] {
+export function decideCreateBundle(command: CreateBundle, states: readonly PlacementState[], actor: Principal, now: Temporal.Instant): BookingCreated[] {
   assertBundleItems(command.items);
   assertNoSharedResource(states);
   const judged = states.map((_, i) => withEarlierItems(command, states, i));
-  const refusal = bundleRefusal(judged.map((state, i) => createRefusal({ ...command, units: command.items[i]!.units }, state, actor, now)));
+  const refusal = bundleRefusal(judged.map((state, i) => placementRefusal({ ...command, units: command.items[i]!.units }, state, actor, now)));
   if (refusal) throw refusal;
   return judged.map((state, i) => decideCreateBooking({ ...command, id: command.bookingIds[i]!, bundleId: command.id, units: command.items[i]!.units }, state, actor, now));
 }

@@ -1,10 +1,11 @@
 import type { Temporal } from 'temporal-polyfill';
-import { isGuest, type Principal } from '../access/principal.js';
+import type { Principal } from '../access/principal.js';
+import { callerRefusal } from '../placement/placement-refusal.js';
 import type { BookingRescheduled } from '../booking/booking-events.js';
 import { assertValidTimes } from '../booking/booking-time.js';
 import { decideRescheduleBooking, type RescheduleBooking, type RescheduleBookingState } from '../booking/decide-reschedule-booking.js';
 import { assertBookerOrAdmin, visibleBooking } from '../booking/booking-access.js';
-import { forbidden, invalidTransition, notFound } from '../domain-error.js';
+import { invalidTransition, notFound } from '../domain-error.js';
 import { bundleRefusal, refusalOf } from './bundle-refusal.js';
 
 const active = (state: RescheduleBookingState) => state.booking?.status === 'pending' || state.booking?.status === 'confirmed';
@@ -18,7 +19,8 @@ const active = (state: RescheduleBookingState) => state.booking?.status === 'pen
 export function decideMoveBundle(command: RescheduleBooking, states: readonly RescheduleBookingState[], actor: Principal, now: Temporal.Instant): BookingRescheduled[] {
   // §3's order, as a reschedule's: the request's own faults (400) and the guest's (403) before 404.
   if (command.startTime && command.endTime) assertValidTimes(command.startTime, command.endTime, now, false);
-  if (isGuest(actor)) throw forbidden('guests (LV5) cannot change bookings');
+  const caller = callerRefusal({}, actor);
+  if (caller) throw caller;
   if (states.length === 0) throw notFound('bundle');
   assertBookerOrAdmin(actor, visibleBooking(actor, states[0]!.booking));
   const decide = (state: RescheduleBookingState) => (active(state) ? decideRescheduleBooking(command, state, actor, now, { inBundle: true }) : []);

@@ -2,7 +2,7 @@ import type { Temporal } from 'temporal-polyfill';
 import { DomainError } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
 import { quotaMatches, type Quota } from './quota.js';
-import { amountOf, quotaUsagesAt, type CountedBooking, type QuotaUsage } from './quota-usage.js';
+import type { CountedBooking, QuotaUsage } from './quota-usage.js';
 
 /** Hours are compared in milliseconds: 0.1 + 0.2 hours fit a limit of 0.3. */
 const exceeds = (usage: QuotaUsage, start: Temporal.Instant, end: Temporal.Instant): boolean =>
@@ -39,30 +39,7 @@ export function quotaViolation(quota: Quota, what = 'the booking'): DomainError 
   return new DomainError('policy_violation', `${what} would exceed the quota of ${limit}`, { policy: 'quota', quotaId: quota.id });
 }
 
-export function assertWithinQuotas(quotas: readonly QuotaUsage[], resource: Resource, start: Temporal.Instant, end: Temporal.Instant): void {
-  const refused = quotaRefusal(quotas, resource, start, end);
-  if (refused) throw quotaViolation(refused);
-}
-
 /** What a series decision needs: the workspace's quotas and the booker's counted bookings around the occurrences. */
 export type QuotaLedger = { quotas: readonly Quota[]; counted: readonly CountedBooking[] };
 
 export const emptyQuotaLedger: QuotaLedger = { quotas: [], counted: [] };
-
-/**
- * Occurrences add up: each one is checked against the booker's bookings plus the occurrences
- * before it, so a series that fits each period alone but not together is refused.
- */
-export function assertSeriesWithinQuotas(
-  ledger: QuotaLedger,
-  resource: Resource,
-  occurrences: readonly { start: Temporal.Instant; end: Temporal.Instant }[],
-): void {
-  if (!ledger.quotas.some((quota) => quotaMatches(quota, resource))) return;
-  const counted = [...ledger.counted];
-  for (const [i, { start, end }] of occurrences.entries()) {
-    const refused = quotaRefusal(quotaUsagesAt(ledger.quotas, counted, start), resource, start, end);
-    if (refused) throw quotaViolation(refused, `the occurrence starting ${start.toString()}`);
-    counted.push({ id: `occurrence-${i}`, resource, startTime: start, endTime: end });
-  }
-}

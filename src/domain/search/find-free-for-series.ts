@@ -1,10 +1,10 @@
 import type { Temporal } from 'temporal-polyfill';
 import { isGuest, searchingAs, type Principal } from '../access/principal.js';
 import type { Blackout } from '../blackout/blackout.js';
-import { askedOf, createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
+import { askedOf, placementRefusal, type PolicyRefusal } from '../placement/placement-refusal.js';
 import { unitsFit } from '../booking/find-conflicts.js';
 import { buffersOf, occupiedMs } from '../booking/occupied-range.js';
-import { admitSeries, assertSeriesRequest, checkSeriesCreate, type CreateSeries, type CreateSeriesState, type SeriesDecisionOptions } from '../booking/series/decide-create-series.js';
+import { admitSeries, assertSeriesRequest, isAdmittedSeriesAccepted, type CreateSeries, type CreateSeriesState, type SeriesDecisionOptions } from '../booking/series/decide-create-series.js';
 import { seriesOccurrences } from '../booking/series/series-pattern.js';
 import { DomainError } from '../domain-error.js';
 import type { Occurrence } from '../recurrence/index.js';
@@ -77,7 +77,7 @@ function unavailableOccurrences(
   const unavailable: UnavailableOccurrence[] = [];
   for (const [index, { start, end }] of occurrences.entries()) {
     const occurrenceState = { ...state, activeBookingsOfBooker: state.activeBookingsOfBooker + index, quotas: [] };
-    const refusal = createRefusal({ startTime: start, endTime: end, units }, occurrenceState, actor, now, options);
+    const refusal = placementRefusal({ startTime: start, endTime: end, units }, occurrenceState, actor, now, options);
     if (refusal) unavailable.push({ startTime: start, endTime: end, reason: refusalReason(refusal) });
   }
   return unavailable.length > 0 && unavailable.length < occurrences.length ? unavailable : null;
@@ -85,7 +85,7 @@ function unavailableOccurrences(
 
 /**
  * Contract §16 with a rule: a resource is free when POST /bookings/bulk of the series would be
- * accepted on it (checkSeriesCreate, the bulk create's own checks, decides); with `includePartial`,
+ * accepted on it (the bulk create's own checks decide: isAdmittedSeriesAccepted); with `includePartial`,
  * the resources where some but not all occurrences would be refused follow, each with those
  * occurrences and the first check they fail, fewest first. A resource refusing the series as a
  * whole is never listed. The expansion and the policy verdicts are remembered across resources,
@@ -111,21 +111,18 @@ export function findFreeForSeries(
       quotaLedger: options.quotaLedger,
       blackouts: options.blackouts,
     };
-    let occurrences: Occurrence[];
+    let admitted: ReturnType<typeof admitSeries>;
     try {
-      ({ occurrences } = admitSeries(command, state, decider, now, decision));
+      admitted = admitSeries(command, state, decider, now, decision);
     } catch (error) {
       rethrowRequestFault(error);
       continue;
     }
-    if (!anyOccurrenceTaken(candidate, occurrences, command.units)) {
-      try {
-        checkSeriesCreate(command, state, decider, now, decision);
-        free.push(listedResource(candidate, occurrences));
-        continue;
-      } catch (error) {
-        rethrowRequestFault(error);
-      }
+    const { occurrences } = admitted;
+    // No occurrence's units meet a booking: the conflicts, each occurrence's last check, find none.
+    if (!anyOccurrenceTaken(candidate, occurrences, command.units) && isAdmittedSeriesAccepted(command, admitted, { ...state, overlapping: [] }, decider, now, decision)) {
+      free.push(listedResource(candidate, occurrences));
+      continue;
     }
     if (!options.includePartial) continue;
     // A guest's search skips the checks that depend on the caller (contract §16).

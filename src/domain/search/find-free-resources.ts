@@ -1,6 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
 import { isGuest, type Principal } from '../access/principal.js';
-import { isCreateAccepted, type PolicyRefusal } from '../booking/create-refusal.js';
+import { isPlacementAccepted, type PolicyRefusal } from '../placement/placement-refusal.js';
 import type { Blackout } from '../blackout/blackout.js';
 import type { QuotaUsage } from '../quota/quota-usage.js';
 import type { Resource } from '../resource/resource.js';
@@ -25,7 +25,7 @@ export type FreeSearch = {
 export function isFreeFor(candidate: FreeResourceCandidate, search: FreeSearch, policyRefusal: PolicyRefusal, start = search.startTime, end = search.endTime): boolean {
   const state = { resource: candidate.resource, overlapping: candidate.bookings, activeBookingsOfBooker: candidate.activeBookingsOfBooker, quotas: search.quotas, blackouts: search.blackouts };
   // A guest (LV5) cannot book: the search skips what depends on the caller (contract §16).
-  return isCreateAccepted({ startTime: start, endTime: end, units: search.units }, state, search.actor, search.now, { policyRefusal, callerChecks: !isGuest(search.actor) });
+  return isPlacementAccepted({ startTime: start, endTime: end, units: search.units }, state, search.actor, search.now, { policyRefusal, callerChecks: !isGuest(search.actor) });
 }
 
 export const policyVerdictsOf = (candidates: readonly FreeResourceCandidate[]): PolicyRefusal =>

@@ -1,6 +1,6 @@
 import { isGuest } from '../access/principal.js';
 import { isInTheWay } from '../booking/blackout-refusal.js';
-import { createRefusal, type PolicyRefusal } from '../booking/create-refusal.js';
+import { placementRefusal, type PolicyRefusal } from '../placement/placement-refusal.js';
 import { buffersOf, occupiedRange, type OccupiedRange } from '../booking/occupied-range.js';
 import { isExhaustedFor } from '../quota/quota-refusal.js';
 import type { Blackout } from '../blackout/blackout.js';
@@ -16,7 +16,7 @@ import type { FreeSearch } from './find-free-resources.js';
 export type KeyVerdict = { admitted: boolean; occupied: OccupiedRange; maxBookingsPerUser: number | null };
 
 /**
- * createRefusal itself on a resource of the key with nothing of its own in the way: no booking,
+ * placementRefusal itself on a resource of the key with nothing of its own in the way: no booking,
  * blackout or quota, none of the caller's bookings, and units enough. The rest of the verdict is
  * per resource (the free page's statement): its units, its occupation of `occupied`, the caller's
  * count against `maxBookingsPerUser`, the blackouts naming it and the exhausted quotas matching it.
@@ -25,7 +25,7 @@ export function keyVerdict(representative: Resource, search: FreeSearch, policyR
   const callerChecks = !isGuest(search.actor);
   const units = search.units ?? 1;
   const neutral = { resource: { ...representative, units: Math.max(representative.units, units) }, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [] };
-  const refusal = createRefusal({ startTime: search.startTime, endTime: search.endTime, units }, neutral, search.actor, search.now, { policyRefusal, callerChecks });
+  const refusal = placementRefusal({ startTime: search.startTime, endTime: search.endTime, units }, neutral, search.actor, search.now, { policyRefusal, callerChecks });
   return {
     admitted: refusal === null,
     occupied: occupiedRange(search.startTime, search.endTime, buffersOf(representative)),

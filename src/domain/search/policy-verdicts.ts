@@ -1,6 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
 import { bookingPolicyRefusal } from '../booking/booking-policy.js';
-import type { PolicyRefusal } from '../booking/create-refusal.js';
+import type { PolicyRefusal } from '../placement/placement-refusal.js';
 import type { DomainError } from '../domain-error.js';
 import type { Resource } from '../resource/resource.js';
 

@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import type { PolicyRefusal } from '../booking/create-refusal.js';
+import type { PolicyRefusal } from '../placement/placement-refusal.js';
 import type { Resource } from '../resource/resource.js';
 import { isFreeFor, type FreeSearch } from './find-free-resources.js';
 import type { FreeResourceCandidate } from './free-resource-candidate.js';

@@ -1,7 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
 import { bookerOf } from '../booking/booker.js';
-import { createRefusal, type CreateBookingState } from '../booking/create-refusal.js';
+import { placementRefusal, type PlacementState } from '../placement/placement-refusal.js';
 import { DomainError } from '../domain-error.js';
 import type { WaitlistEvent } from './waitlist-events.js';
 import type { WaitlistEntry } from './waitlist-entry.js';
@@ -17,7 +17,7 @@ export type JoinWaitlist = {
 };
 
 /** The create's state, with the resource's waiting entries (for the position). */
-export type JoinWaitlistState = CreateBookingState & { waiting: readonly WaitlistEntry[] };
+export type JoinWaitlistState = PlacementState & { waiting: readonly WaitlistEntry[] };
 
 export const slotAvailable = () => new DomainError('slot_available', 'the slot is free: book it instead of waiting');
 
@@ -26,7 +26,7 @@ export const slotAvailable = () => new DomainError('slot_available', 'the slot i
  * create's verdict decides; accepted → 409 slot_available, any other refusal → that refusal.
  */
 export function decideJoinWaitlist(command: JoinWaitlist, state: JoinWaitlistState, actor: Principal, now: Temporal.Instant): WaitlistEvent {
-  const refusal = createRefusal(command, state, actor, now);
+  const refusal = placementRefusal(command, state, actor, now);
   if (refusal === null) throw slotAvailable();
   if (refusal.code !== 'booking_conflict') throw refusal;
   const resource = state.resource!;
@@ -45,6 +45,7 @@ export function decideJoinWaitlist(command: JoinWaitlist, state: JoinWaitlistSta
     bookerProfileId: booker.profileId,
     bookerEmail: booker.email,
     createdBy: actor.sub,
+    joinedAs: { level: actor.level, groups: actor.groups },
     status: 'waiting',
     bookingId: null,
     policy: null,

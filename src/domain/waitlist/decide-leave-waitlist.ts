@@ -2,10 +2,10 @@ import type { Temporal } from 'temporal-polyfill';
 import { canSeeWorkspace, isAdmin, type Principal } from '../access/principal.js';
 import { invalidTransition, notFound } from '../domain-error.js';
 import type { WaitlistEvent } from './waitlist-events.js';
-import type { WaitlistEntry } from './waitlist-entry.js';
+import type { AnsweredEntry, WaitlistEntry } from './waitlist-entry.js';
 
 /** Whether `actor` may see and leave `entry`: its booker, its creator, or LV1–LV3 of its workspace. */
-export const canReachEntry = (entry: WaitlistEntry, actor: Principal) =>
+export const canReachEntry = (entry: AnsweredEntry, actor: Principal) =>
   canSeeWorkspace(actor, entry.workspace) && (isAdmin(actor) || entry.bookerProfileId === actor.sub || entry.createdBy === actor.sub);
 
 /** DELETE of an entry: closed `cancelled` (contract §23); another user's entry, or none, is 404; a closed one 409. */

@@ -2,7 +2,7 @@ import { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../access/principal.js';
 import { activeStatuses, type Booking } from '../booking/booking.js';
 import type { BookingCreated, BookingEvent } from '../booking/booking-events.js';
-import { createRefusal, type CreateBookingState } from '../booking/create-refusal.js';
+import { placementRefusal, type PlacementState } from '../placement/placement-refusal.js';
 import { decideCreateBooking } from '../booking/decide-create-booking.js';
 import type { ApprovalDelegation } from '../approval/approval-delegation.js';
 import { buffersOf, occupiedMs, occupiedMsOf } from '../booking/occupied-range.js';
@@ -13,7 +13,7 @@ import type { WaitlistEvent } from './waitlist-events.js';
 import type { WaitlistEntry } from './waitlist-entry.js';
 
 /** A waiting entry with the state its create would decide on, read before the freeing. */
-export type Waiter = { entry: WaitlistEntry; state: CreateBookingState & { delegations?: readonly ApprovalDelegation[] } };
+export type Waiter = { entry: WaitlistEntry; state: PlacementState & { delegations?: readonly ApprovalDelegation[] } };
 
 /**
  * The times within which a waiting entry may fit once `freed` (the bookings a command frees, as
@@ -45,8 +45,17 @@ function withPromoted(quotas: readonly QuotaUsage[], resource: Resource | null, 
   });
 }
 
-/** The system acts; the verdict is the create's as the entry's booker (contract §23). */
-const bookerOf = (entry: WaitlistEntry): Principal => ({ sub: entry.bookerProfileId, workspace: entry.workspace, level: 4, groups: [], email: entry.bookerEmail });
+/**
+ * The system acts; the verdict is the create the entry's joining principal would make for its
+ * booker (contract §23): who joined, at the level and in the groups it joined with.
+ */
+const joinerOf = (entry: WaitlistEntry): Principal => ({
+  sub: entry.createdBy,
+  workspace: entry.workspace,
+  level: entry.joinedAs.level,
+  groups: entry.joinedAs.groups,
+  email: entry.createdBy === entry.bookerProfileId ? entry.bookerEmail : null,
+});
 
 /** Whether a booking holds its time against others (active, no series parent). */
 export const holdsSlot = (booking: Booking) => activeStatuses.includes(booking.status) && !booking.isSeriesParent;
@@ -80,13 +89,13 @@ export function promoteWaiters(freeing: readonly BookingEvent[], waiters: readon
       quotas: withPromoted(state.quotas, state.resource, ownPromoted),
     };
     const command = { id: newId(), title: entry.title, startTime: Temporal.Instant.from(entry.startTime), endTime: Temporal.Instant.from(entry.endTime), bookerProfileId: entry.bookerProfileId, bookerEmail: entry.bookerEmail, units: entry.units };
-    const refusal = createRefusal(command, after, bookerOf(entry), now);
+    const refusal = placementRefusal(command, after, joinerOf(entry), now);
     if (refusal?.code === 'booking_conflict') continue;
     if (refusal) {
       events.push({ type: 'WaitlistClosed', data: { entry: closed(entry, { status: 'refused', policy: refusal.details.policy ?? refusal.code }, at), by: 'system', at } });
       continue;
     }
-    const created = decideCreateBooking(command, after, bookerOf(entry), now);
+    const created = decideCreateBooking(command, after, joinerOf(entry), now);
     const booking = { ...created.data.booking, createdBy: 'system' };
     promoted.push(booking);
     events.push({ ...created, data: { ...created.data, booking, by: 'system' } });

@@ -1,5 +1,5 @@
 import type { PublishedBody } from '../published-body.js';
-import type { WaitlistEntry } from './waitlist-entry.js';
+import { answeredEntry, type WaitlistEntry } from './waitlist-entry.js';
 
 /** Events of the resource's stream (contract §23); each carries the entry as it is after it. `by`: the acting sub or "system". */
 export type WaitlistJoined = { type: 'WaitlistJoined'; data: { entry: WaitlistEntry; by: string; at: string } };
@@ -24,5 +24,5 @@ export function isWaitlistEvent(event: { type: string; data: unknown }): event i
 export function waitlistEventBody(event: { type: string; data: unknown }): PublishedBody | null {
   if (!isWaitlistEvent(event)) return null;
   const { entry, at } = event.data;
-  return { event: publishedWaitlistEventName[event.type], timestamp: at, workspace: entry.workspace, data: { ...entry } };
+  return { event: publishedWaitlistEventName[event.type], timestamp: at, workspace: entry.workspace, data: { ...answeredEntry(entry) } };
 }

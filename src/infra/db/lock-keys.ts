@@ -15,7 +15,7 @@ export const workerLockKey = (name: string) => `workspace-booking:${name}`;
 /** The changes to one workspace's zone tree take turns, so two re-parentings cannot close a cycle together. */
 export const zoneTreeLockKey = (workspace: string) => `zones:${workspace}`;
 
-/** A booker's quota-bound appends take turns (commands/booking/quota-hold.ts; in SQL, migration 0027's hold_booker_quota). */
+/** A booker's quota-bound appends take turns (commands/placement/quota-hold.ts; in SQL, migration 0027's hold_booker_quota). */
 export const quotaLockKeyPrefix = 'workspace-booking:quota:';
 export const quotaLockKey = (workspace: string, booker: string) => `${quotaLockKeyPrefix}${workspace}:${booker}`;
 

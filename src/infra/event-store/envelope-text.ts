@@ -90,14 +90,14 @@ const resourceEnvelope = caseOf('event_type', {
   ResourceRemoved: `case when ${truthy(path('resource'))} then ${envelope(`'resource.remove'`, path('at'), path('resource', 'workspace'), carriedRecord)} end`,
 });
 
-/** Deletions of records, blackouts and waitlist entries publish a record the event carries whole. */
-const carried = (names: Record<string, string>, key: string, workspace: string) =>
-  Object.fromEntries(Object.entries(names).map(([type, name]) => [type, envelope(literal(name), path('at'), workspace, path(key))]));
+/** Deletions of records, blackouts and waitlist entries publish a record the event carries whole (an entry as `answeredEntry` tells it, without `joinedAs`). */
+const carried = (names: Record<string, string>, key: string, workspace: string, record = path(key)) =>
+  Object.fromEntries(Object.entries(names).map(([type, name]) => [type, envelope(literal(name), path('at'), workspace, record)]));
 
 const otherEnvelope = caseOf('event_type', {
   ...carried({ DeviceDeleted: 'device.delete', ZoneDeleted: 'zone.delete' }, 'record', path('workspace')),
   ...carried(publishedBlackoutEventName, 'blackout', path('blackout', 'workspace')),
-  ...carried(publishedWaitlistEventName, 'entry', path('entry', 'workspace')),
+  ...carried(publishedWaitlistEventName, 'entry', path('entry', 'workspace'), `(${path('entry')}) - 'joinedAs'`),
 });
 
 const bookingTypes = Object.keys(publishedEventName).map(literal).join(', ');

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { pageOf, type Page, type PageOf } from '../../domain/page.js';
-import type { PositionedEntry, WaitlistEntry, WaitlistStatus } from '../../domain/waitlist/waitlist-entry.js';
+import { answeredEntry, type PositionedEntry, type WaitlistEntry, type WaitlistStatus } from '../../domain/waitlist/waitlist-entry.js';
+import { upcastWaitlistEntry, type StoredWaitlistEntry } from '../../domain/waitlist/upcast-waitlist-entry.js';
 import type { Executor } from '../../infra/db/database.js';
 
 /** 1 + the earlier waiting entries of the resource whose times overlap; null once closed (contract §23). */
@@ -9,7 +10,7 @@ const position = sql<number | null>`case when w.status = 'waiting' then 1 + (
   where o.bookable_resource_id = w.bookable_resource_id and o.status = 'waiting' and o.queued_at < w.queued_at
     and o.start_time < w.end_time and w.start_time < o.end_time)::int end`;
 
-const positioned = (row: { entry: WaitlistEntry; position: number | null }): PositionedEntry => ({ ...row.entry, position: row.position });
+const positioned = (row: { entry: StoredWaitlistEntry; position: number | null }): PositionedEntry => ({ ...answeredEntry(upcastWaitlistEntry(row.entry)), position: row.position });
 
 export async function findWaitlistEntry(db: Executor, id: string): Promise<PositionedEntry | null> {
   const row = await db.selectFrom('waitlist_entries as w').select(['w.entry', position.as('position')]).where('w.id', '=', id).executeTakeFirst();
@@ -19,7 +20,7 @@ export async function findWaitlistEntry(db: Executor, id: string): Promise<Posit
 /** The entry as its events carry it (no position): what a decision on it reads. */
 export async function findWaitlistRecord(db: Executor, id: string): Promise<WaitlistEntry | null> {
   const row = await db.selectFrom('waitlist_entries').select('entry').where('id', '=', id).executeTakeFirst();
-  return row?.entry ?? null;
+  return row ? upcastWaitlistEntry(row.entry) : null;
 }
 
 /** The waiting entries of a resource (those overlapping one of `within` when given), in the order they were made. */
@@ -35,7 +36,7 @@ export async function waitingEntriesOf(db: Executor, bookableResourceId: string,
     )
     .orderBy('queued_at')
     .execute();
-  return rows.map((row) => row.entry);
+  return rows.map((row) => upcastWaitlistEntry(row.entry));
 }
 
 export type WaitlistFilter = { workspace?: string; resourceType?: string; resourceId?: string; status?: WaitlistStatus; bookerProfileId?: string };

@@ -68,13 +68,20 @@ describe('waitlists over HTTP (contract §23)', function () {
     expect(listed.body.total).to.equal(0);
   });
 
-  it('on behalf as a create: LV4 naming another → 403, LV5 → 403, LV2 for another user → 201', async () => {
-    const { zoneId } = await takenRoom();
+  it('on behalf as a create: LV4 naming another → 403, LV5 → 403, LV2 for another user → 201, promoted as that admin\'s create for the user', async () => {
+    const { zoneId, bookingId } = await takenRoom();
     expect((await join(alice, bookingBody(zoneId, nine, ten, { bookerProfileId: 'bob' }))).status).to.equal(403);
     expect((await join(server.token({ level: 'LV5', sub: 'guest' }), bookingBody(zoneId, nine, ten))).status).to.equal(403);
     const onBehalf = await join(server.token({ level: 'LV2', sub: 'admin' }), bookingBody(zoneId, nine, ten, { bookerProfileId: 'bob', bookerEmail: 'bob@example.com' }));
     expect(onBehalf.status).to.equal(201);
     expect(onBehalf.body).to.include({ bookerProfileId: 'bob', createdBy: 'admin', bookerEmail: 'bob@example.com' });
+    // The joining principal's level and groups are the service's own: no answer tells them.
+    expect(onBehalf.body).to.not.have.property('joinedAs');
+    await server.request('PATCH', `/booking/v1/bookings/${bookingId}/cancel`, { body: {} });
+    const fulfilled = (await server.request('GET', `/booking/v1/waitlist/${onBehalf.body.id}`, { token: bob })).body;
+    expect(fulfilled).to.include({ status: 'fulfilled' }).and.not.have.property('joinedAs');
+    const promoted = (await server.request('GET', `/booking/v1/bookings/${fulfilled.bookingId}`, { token: bob })).body;
+    expect(promoted).to.include({ bookerProfileId: 'bob', bookerEmail: 'bob@example.com', createdBy: 'system' });
   });
 
   it('leaves: the booker or LV1–LV3 close it cancelled (position null); another user gets 404; the list shows LV4 its own', async () => {

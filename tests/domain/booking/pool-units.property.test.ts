@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import { availableSlots, calendarDay, busyTimesOf } from '../../../src/domain/booking/available-slots.js';
 import type { Booking, BookingStatus } from '../../../src/domain/booking/booking.js';
-import { createRefusal, isCreateAccepted } from '../../../src/domain/booking/create-refusal.js';
+import { placementRefusal, isPlacementAccepted } from '../../../src/domain/placement/placement-refusal.js';
 import { alice, booking, now, resource } from './booking-fixtures.js';
 
 /**
@@ -73,9 +73,9 @@ describe('pools: the conflict rule against a count per minute (contract §21)', 
         const peak = Math.max(0, ...usedPerMinute(held, from, to));
         const fits = peak + ask.units <= capacity;
 
-        const refusal = createRefusal(command, state, alice, now);
+        const refusal = placementRefusal(command, state, alice, now);
         expect(refusal === null).to.equal(fits);
-        expect(isCreateAccepted(command, state, alice, now)).to.equal(fits);
+        expect(isPlacementAccepted(command, state, alice, now)).to.equal(fits);
         if (!refusal) return;
         expect(refusal.code).to.equal('booking_conflict');
         expect(refusal.details.availableUnits).to.equal(Math.max(0, capacity - peak));
@@ -98,7 +98,7 @@ describe('pools: the conflict rule against a count per minute (contract §21)', 
           const to = start + slotMinutes + ask.after;
           const peak = Math.max(0, ...usedPerMinute(held, from, to));
           const state = { resource: pool, overlapping: bookings, activeBookingsOfBooker: 0, quotas: [], blackouts: [] };
-          const accepted = createRefusal({ startTime: at(start), endTime: at(start + slotMinutes), units: ask.units }, state, alice, now) === null;
+          const accepted = placementRefusal({ startTime: at(start), endTime: at(start + slotMinutes), units: ask.units }, state, alice, now) === null;
           expect(listed.has(at(start).epochMilliseconds), `slot at minute ${start}`).to.equal(accepted);
           if (accepted) expect(listed.get(at(start).epochMilliseconds)).to.equal(capacity - peak);
         }
@@ -111,13 +111,13 @@ describe('pools: the conflict rule against a count per minute (contract §21)', 
     const pool = resource({ maxAdvanceDays: 365, minNoticeMinutes: 0 }, { units: 2 });
     const handOver = [booking({ startTime: iso(600), endTime: iso(610), pooled: true }), booking({ startTime: iso(610), endTime: iso(620), pooled: true })];
     const state = { resource: pool, overlapping: handOver, activeBookingsOfBooker: 0, quotas: [], blackouts: [] };
-    expect(createRefusal({ startTime: at(600), endTime: at(620) }, state, alice, now)).to.equal(null);
-    expect(createRefusal({ startTime: at(600), endTime: at(620), units: 2 }, state, alice, now)?.details.availableUnits).to.equal(1);
+    expect(placementRefusal({ startTime: at(600), endTime: at(620) }, state, alice, now)).to.equal(null);
+    expect(placementRefusal({ startTime: at(600), endTime: at(620), units: 2 }, state, alice, now)?.details.availableUnits).to.equal(1);
   });
 
   it('refuses more units than the resource has with 422 policy units, before any conflict', () => {
     const pool = resource({}, { units: 3 });
-    const refusal = createRefusal({ startTime: at(600), endTime: at(660), units: 4 }, { resource: pool, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [] }, alice, now);
+    const refusal = placementRefusal({ startTime: at(600), endTime: at(660), units: 4 }, { resource: pool, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [] }, alice, now);
     expect(refusal?.code).to.equal('policy_violation');
     expect(refusal?.details.policy).to.equal('units');
   });
@@ -125,7 +125,7 @@ describe('pools: the conflict rule against a count per minute (contract §21)', 
   it('keeps one unit exactly as before: any booking in the way refuses, and says no unit is free', () => {
     const room = resource();
     const inTheWay = booking({ startTime: iso(600), endTime: iso(660) });
-    const refusal = createRefusal({ startTime: at(630), endTime: at(700) }, { resource: room, overlapping: [inTheWay], activeBookingsOfBooker: 0, quotas: [], blackouts: [] }, alice, now);
+    const refusal = placementRefusal({ startTime: at(630), endTime: at(700) }, { resource: room, overlapping: [inTheWay], activeBookingsOfBooker: 0, quotas: [], blackouts: [] }, alice, now);
     expect(refusal?.code).to.equal('booking_conflict');
     expect(refusal?.details).to.deep.equal({ conflicts: [{ bookingId: inTheWay.id, startTime: iso(600), endTime: iso(660) }], availableUnits: 0 });
   });

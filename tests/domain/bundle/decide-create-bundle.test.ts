@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { CreateBookingState } from '../../../src/domain/booking/create-refusal.js';
+import type { PlacementState } from '../../../src/domain/placement/placement-refusal.js';
 import { decideCreateBundle, type CreateBundle } from '../../../src/domain/bundle/decide-create-bundle.js';
 import { alice, at, booking, guest, now, resource } from '../booking/booking-fixtures.js';
 import { given } from '../booking/decider-spec.js';
@@ -13,9 +13,9 @@ const bundle = (extra: Partial<CreateBundle> = {}): CreateBundle => ({
   endTime: at('2027-01-05T10:00:00Z'),
   ...extra,
 });
-const free = (policy = {}, id = crypto.randomUUID()): CreateBookingState => ({ resource: resource(policy, { id }), overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [] });
-const unknown: CreateBookingState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [] };
-const taken = (id: string): CreateBookingState => ({ ...free(), overlapping: [booking({ id, startTime: '2027-01-05T09:30:00Z', endTime: '2027-01-05T10:30:00Z' })] });
+const free = (policy = {}, id = crypto.randomUUID()): PlacementState => ({ resource: resource(policy, { id }), overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [] });
+const unknown: PlacementState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, quotas: [], blackouts: [] };
+const taken = (id: string): PlacementState => ({ ...free(), overlapping: [booking({ id, startTime: '2027-01-05T09:30:00Z', endTime: '2027-01-05T10:30:00Z' })] });
 
 describe('deciding a bundle (contract §22)', () => {
   it('books every item, in the items’ order, each booking carrying the bundle’s id', () => {

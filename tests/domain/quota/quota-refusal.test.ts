@@ -3,7 +3,8 @@ import { decideCreateBooking, type CreateBooking, type CreateBookingState } from
 import { decideRescheduleBooking } from '../../../src/domain/booking/decide-reschedule-booking.js';
 import { decideCreateSeries, type CreateSeries } from '../../../src/domain/booking/series/decide-create-series.js';
 import type { Quota } from '../../../src/domain/quota/quota.js';
-import { assertSeriesWithinQuotas, quotaRefusal } from '../../../src/domain/quota/quota-refusal.js';
+import { quotaRefusal } from '../../../src/domain/quota/quota-refusal.js';
+import { occurrencesRefusal } from '../../../src/domain/placement/occurrences-refusal.js';
 import { quotaUsagesAt, type CountedBooking } from '../../../src/domain/quota/quota-usage.js';
 import { alice, at, booking, now, resource } from '../booking/booking-fixtures.js';
 import { given } from '../booking/decider-spec.js';
@@ -175,7 +176,8 @@ describe('quotas in the booking decisions', () => {
 
     it('a quota of other resources leaves the series alone', () => {
       const elsewhere = quota({ resourceIds: ['55555555-5555-4555-8555-555555555555'], limit: 1 });
-      expect(() => assertSeriesWithinQuotas({ quotas: [elsewhere], counted: [] }, resource(), [{ start: at('2027-01-05T09:00:00Z'), end: at('2027-01-05T12:00:00Z') }])).not.to.throw();
+      const state = { resource: resource(), overlapping: [], activeBookingsOfBooker: 0, quotaLedger: { quotas: [elsewhere], counted: [] }, blackouts: [] };
+      expect(occurrencesRefusal({}, [{ start: at('2027-01-05T09:00:00Z'), end: at('2027-01-05T12:00:00Z') }], state, alice, now)).to.equal(null);
     });
   });
 });

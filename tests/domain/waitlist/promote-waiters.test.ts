@@ -3,37 +3,14 @@ import type { BookingCancelled } from '../../../src/domain/booking/booking-event
 import type { Booking } from '../../../src/domain/booking/booking.js';
 import { promoteWaiters, reachOfFreeing, type Waiter } from '../../../src/domain/waitlist/promote-waiters.js';
 import type { WaitlistEntry } from '../../../src/domain/waitlist/waitlist-entry.js';
-import { at, booking, now, resource, resourceUuid, workspace } from '../booking/booking-fixtures.js';
+import { at, booking, now, resource, workspace } from '../booking/booking-fixtures.js';
+import { waitlistEntry as entry } from './waitlist-fixtures.js';
 import { given } from '../booking/decider-spec.js';
 
 // Contract §23: a freeing on the resource promotes the waiters, first made first, in the same decision.
 const room = resource();
 const taken = booking({ startTime: '2027-01-05T09:00:00Z', endTime: '2027-01-05T10:00:00Z', bookerProfileId: 'owner' });
 
-let n = 0;
-function entry(extra: Partial<WaitlistEntry> = {}): WaitlistEntry {
-  n += 1;
-  return {
-    id: `e0000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    workspace,
-    bookableResourceId: resourceUuid,
-    resourceType: 'zone',
-    resourceId: 'zone-42',
-    title: 'Waiting',
-    startTime: '2027-01-05T09:00:00Z',
-    endTime: '2027-01-05T10:00:00Z',
-    units: 1,
-    bookerProfileId: 'bob',
-    bookerEmail: 'bob@example.com',
-    createdBy: 'bob',
-    status: 'waiting',
-    bookingId: null,
-    policy: null,
-    createdAt: '2027-01-04T07:00:00Z',
-    closedAt: null,
-    ...extra,
-  };
-}
 const waiter = (e: WaitlistEntry, overlapping: Booking[] = [taken], extra: Partial<Waiter['state']> = {}): Waiter => ({
   entry: e,
   state: { resource: room, overlapping, activeBookingsOfBooker: 0, quotas: [], blackouts: [], ...extra },
@@ -144,5 +121,22 @@ describe('promoteWaiters (contract §23)', () => {
     const buffered = resource({ bufferBeforeMinutes: 10, bufferAfterMinutes: 5 });
     const freed = booking({ startTime: '2027-01-05T09:00:00Z', endTime: '2027-01-05T10:00:00Z', bufferBeforeMinutes: 15, bufferAfterMinutes: 0 });
     expect(reachOfFreeing([freed], buffered)).to.deep.equal([{ fromMs: Date.parse('2027-01-05T08:40:00Z'), toMs: Date.parse('2027-01-05T10:10:00Z') }]);
+  });
+
+  describe('a promotion is the create of the principal that joined (its level and groups recorded on the entry)', () => {
+    const bookedFor = (events: ReturnType<ReturnType<typeof promote>>) => events.flatMap((e) => (e.type === 'BookingCreated' ? [e.data.booking.bookerProfileId] : []));
+
+    it('an entry an admin (LV3) joined for carol becomes carol\'s booking', () => {
+      const forCarol = entry({ bookerProfileId: 'carol', createdBy: 'admin-3', joinedAs: { level: 3, groups: ['g-1'] } });
+      expect(bookedFor(promote([cancel(taken)])([waiter(forCarol)]))).to.deep.equal(['carol']);
+    });
+
+    it('the recorded level decides: an entry recorded as a user\'s (LV4) for somebody else is refused as that create would be (403)', () => {
+      const onBehalfAsUser = entry({ bookerProfileId: 'carol', createdBy: 'dave', joinedAs: { level: 4, groups: [] } });
+      const events = promote([cancel(taken)])([waiter(onBehalfAsUser)]);
+      expect(events.map((e) => [e.type, (e.data as { entry?: WaitlistEntry }).entry?.status, (e.data as { entry?: WaitlistEntry }).entry?.policy])).to.deep.equal([
+        ['WaitlistClosed', 'refused', 'forbidden'],
+      ]);
+    });
   });
 });

@@ -89,7 +89,7 @@ function otherEvents(): Stored[] {
   const blackout: Blackout = { id: randomUUID(), workspace, resourceIds: null, from: at, to: '2030-01-02T00:00:00Z', reason: 'holiday', createdBy: 'admin-1', createdAt: at };
   const entry: WaitlistEntry = {
     id: randomUUID(), workspace, bookableResourceId: randomUUID(), resourceType: 'zone', resourceId: 'zone-7', title: 'Stand-up', startTime: at, endTime: '2030-01-01T10:00:00Z',
-    units: 1, bookerProfileId: 'user-1', bookerEmail: null, createdBy: 'user-1', status: 'waiting', bookingId: null, policy: null, createdAt: at, closedAt: null,
+    units: 1, bookerProfileId: 'user-1', bookerEmail: null, createdBy: 'user-1', joinedAs: { level: 4, groups: ['g-1'] }, status: 'waiting', bookingId: null, policy: null, createdAt: at, closedAt: null,
   };
   const zone = zoneRecord(workspace, 'zone-7');
   return [

@@ -6,7 +6,7 @@ import { findBooking } from '../../../projections/booking/booking-queries.js';
 import type { CommandContext } from '../../command-context.js';
 import { handleCommand } from '../../handle-command.js';
 import { loadSeries, type LoadedSeries } from './load-series.js';
-import { loadWaiters, promoting } from '../../waitlist/promotions.js';
+import { loadWaiters, promoting } from '../../placement/promotions.js';
 
 export type CancelledSeries = { parent: Booking; cancelled: string[] };
 

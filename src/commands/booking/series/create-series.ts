@@ -7,7 +7,7 @@ import { resourceStreamId } from '../../../domain/resource/resource.js';
 import { findRegistration } from '../../../projections/resource/resource-queries.js';
 import type { CommandContext } from '../../command-context.js';
 import { handleCommand } from '../../handle-command.js';
-import { quotaOrOverlapMeansRetry } from '../quota-hold.js';
+import { quotaOrOverlapMeansRetry } from '../../placement/quota-hold.js';
 import { quotaGuardOfSeries } from './quota-guard-of-series.js';
 import { createSeriesCommand, type CreateSeriesInput } from './create-series-command.js';
 import { loadCreateSeriesState, unregisteredSeries } from './load-create-series-state.js';

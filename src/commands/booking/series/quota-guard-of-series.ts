@@ -8,7 +8,7 @@ import { namedBookerId } from '../../../domain/booking/booker.js';
 import { quotaMatches } from '../../../domain/quota/quota.js';
 import { ledgerFingerprint } from '../../../domain/quota/quota-fingerprint.js';
 import { findQuotaLedger } from '../../../projections/quota/quota-queries.js';
-import { holdQuota } from '../quota-hold.js';
+import { holdQuota } from '../../placement/quota-hold.js';
 
 /** The booker's hold for a new series, only when a quota of the workspace applies to its resource; on the occurrences decided (the parent first). */
 export const quotaGuardOfSeries =

@@ -18,7 +18,7 @@ import { countActiveBookingsOfBooker, findActiveOverlappingAny, findBooking } fr
 import type { CommandContext } from '../../command-context.js';
 import { handleCommand } from '../../handle-command.js';
 import { findQuotaLedger } from '../../../projections/quota/quota-queries.js';
-import { quotaOrOverlapMeansRetry } from '../quota-hold.js';
+import { quotaOrOverlapMeansRetry } from '../../placement/quota-hold.js';
 import { quotaGuardOfSeriesUpdate } from './quota-guard-of-series.js';
 import type { CreatedSeries } from './create-series.js';
 import { loadSeries } from './load-series.js';

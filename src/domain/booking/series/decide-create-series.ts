@@ -1,25 +1,21 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { ApprovalDelegation } from '../../approval/approval-delegation.js';
 import { bookingCreated } from '../../approval/pending-approvers.js';
-import { isGuest, type Principal } from '../../access/principal.js';
-import { askedOf, type PolicyRefusal } from '../create-refusal.js';
+import type { Principal } from '../../access/principal.js';
+import { callerRefusal, resourceRefusal, type PolicyRefusal } from '../../placement/placement-refusal.js';
+import { areOccurrencesAccepted, occurrencesRefusal } from '../../placement/occurrences-refusal.js';
 import { unitsRefusal } from '../unit-use.js';
 import type { Blackout } from '../../blackout/blackout.js';
-import { DomainError, forbidden, invalidRequest, notFound, policyViolation } from '../../domain-error.js';
+import { DomainError, invalidRequest, policyViolation } from '../../domain-error.js';
 import type { Occurrence } from '../../recurrence/index.js';
 import type { Resource } from '../../resource/resource.js';
 import type { Booking, HeldBooking } from '../booking.js';
 import type { BookingCreated } from '../booking-events.js';
-import { assertValidTimes, utcText } from '../booking-time.js';
-import { assertNoConflicts } from '../find-conflicts.js';
+import { assertValidTimes } from '../booking-time.js';
 import { newBooking } from '../new-booking.js';
-import { assertBookingLimit } from '../booking-policy.js';
 import { bookerOf, type Booker } from '../booker.js';
-import { buffersOf } from '../occupied-range.js';
-import { occurrencePolicyViolation } from './occurrence-policy-violation.js';
-import { assertSeriesWithinQuotas, emptyQuotaLedger, type QuotaLedger } from '../../quota/quota-refusal.js';
-import { seriesConflicts } from './series-conflicts.js';
-import { assertRecurrenceRule, assertWithinHorizon, clientTimeZone, defaultSeriesTimeZone, seriesOccurrences } from './series-pattern.js';
+import type { QuotaLedger } from '../../quota/quota-refusal.js';
+import { assertRecurrenceRule, assertWithinHorizon, clientTimeZone, defaultSeriesTimeZone, isWithinHorizon, seriesOccurrences } from './series-pattern.js';
 
 export type CreateSeries = {
   parentId: string;
@@ -67,10 +63,10 @@ type AdmittedSeries = { resource: Resource; timeZone: string; occurrences: Occur
  */
 export function admitSeries(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant, options: SeriesDecisionOptions = {}): AdmittedSeries {
   const namedZone = assertSeriesRequest(command, now);
-  if (isGuest(actor)) throw forbidden('guests (LV5) cannot create bookings');
+  const early = callerRefusal(command, actor) ?? resourceRefusal(state.resource, false);
+  if (early) throw early;
   const booker = bookerOf(command, actor);
-  const { resource } = state;
-  if (!resource || resource.removed) throw notFound('resource');
+  const resource = state.resource!;
   const timeZone = namedZone ?? defaultSeriesTimeZone(resource);
   const occurrences = (options.occurrencesOf ?? seriesOccurrences)({ ...command, timeZone }, resource, now);
   if (occurrences.length === 0) throw invalidRequest('exdates leave the series without any occurrence', '/body/exdates');
@@ -103,26 +99,24 @@ export function seriesSlots(command: CreateSeries, resource: Resource | null, ac
   }
 }
 
-/** The first policy an occurrence breaks, told with that occurrence's start. */
-export function assertOccurrencePolicy(resource: Resource, occurrence: Occurrence, now: Temporal.Instant, blackouts: readonly Blackout[], startChanged = true, policyRefusal?: PolicyRefusal): void {
-  const violation = occurrencePolicyViolation(resource, occurrence.start, occurrence.end, now, blackouts, startChanged, policyRefusal);
-  if (violation) throw new DomainError(violation.code, `the occurrence starting ${utcText(occurrence.start)}: ${violation.message}`, violation.details);
-}
-
 /**
- * All or nothing: every occurrence passes every policy and conflicts with no active booking, or
- * the series is refused with the first violation (422) or with every booking in its way (409).
- * Every check of decideCreateSeries, which books what it admits; the free search asks it alone.
+ * All or nothing: the placement's verdict on each occurrence (occurrencesRefusal) accepts every
+ * one, or the series is refused with the first occurrence's violation (422) or with every booking
+ * in its way (409). Every check of decideCreateSeries, which books what it admits.
  */
 export function checkSeriesCreate(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant, options: SeriesDecisionOptions = {}): AdmittedSeries {
   const admitted = admitSeries(command, state, actor, now, options);
   const { resource, occurrences } = admitted;
   assertWithinHorizon(occurrences, resource, now);
-  for (const occurrence of occurrences) assertOccurrencePolicy(resource, occurrence, now, state.blackouts, true, options.policyRefusal);
-  assertBookingLimit(resource, state.activeBookingsOfBooker, { count: occurrences.length, what: `the series' ${occurrences.length} occurrences` });
-  assertSeriesWithinQuotas(state.quotaLedger ?? emptyQuotaLedger, resource, occurrences);
-  assertNoConflicts(seriesConflicts(state.overlapping, occurrences, buffersOf(resource), askedOf(command, resource)));
+  const refusal = occurrencesRefusal(command, occurrences, { ...state, resource }, actor, now, { policyRefusal: options.policyRefusal });
+  if (refusal) throw refusal;
   return admitted;
+}
+
+/** Whether checkSeriesCreate accepts a series admitSeries admitted, without building a refusal: what the free search asks of each resource. */
+export function isAdmittedSeriesAccepted(command: CreateSeries, admitted: AdmittedSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant, options: SeriesDecisionOptions = {}): boolean {
+  const { resource, occurrences } = admitted;
+  return isWithinHorizon(occurrences, resource, now) && areOccurrencesAccepted(command, occurrences, { ...state, resource }, actor, now, { policyRefusal: options.policyRefusal });
 }
 
 /** The series checkSeriesCreate admits: the parent first, holding the rule and the first occurrence's times, then each occurrence. */

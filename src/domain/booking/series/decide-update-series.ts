@@ -1,8 +1,8 @@
 import { Temporal } from 'temporal-polyfill';
 import { bookingCreated } from '../../approval/pending-approvers.js';
-import { isGuest, type Principal } from '../../access/principal.js';
+import type { Principal } from '../../access/principal.js';
 import type { Blackout } from '../../blackout/blackout.js';
-import { DomainError, forbidden, invalidRequest, invalidTransition, policyViolation } from '../../domain-error.js';
+import { DomainError, invalidRequest, invalidTransition, policyViolation } from '../../domain-error.js';
 import type { Occurrence } from '../../recurrence/index.js';
 import type { Resource } from '../../resource/resource.js';
 import { activeStatuses, type Booking } from '../booking.js';
@@ -11,15 +11,12 @@ import { changedBooking, sequenceOf } from '../booking-sequence.js';
 import { assertBookerOrAdmin } from '../booking-access.js';
 import { instantOf, utcText } from '../booking-time.js';
 import { cancelled } from '../booking-cancelled.js';
-import { assertNoConflicts } from '../find-conflicts.js';
-import { askedOf } from '../create-refusal.js';
+import { callerRefusal, resourceRefusal } from '../../placement/placement-refusal.js';
+import { occurrencesRefusal, type PlacedOccurrence } from '../../placement/occurrences-refusal.js';
 import { pooledWhenPlaced } from '../unit-use.js';
 import { newBooking } from '../new-booking.js';
-import { assertBookingLimit } from '../booking-policy.js';
-import { assertSeriesWithinQuotas, emptyQuotaLedger, type QuotaLedger } from '../../quota/quota-refusal.js';
+import { emptyQuotaLedger, type QuotaLedger } from '../../quota/quota-refusal.js';
 import { buffersOf } from '../occupied-range.js';
-import { assertOccurrencePolicy } from './decide-create-series.js';
-import { seriesConflicts } from './series-conflicts.js';
 import { assertRecurrenceRule, assertWithinHorizon, clientTimeZone, parentPattern, patternDates, seriesDate, seriesOccurrences, type SeriesPattern } from './series-pattern.js';
 import { visibleSeriesParent } from './visible-series-parent.js';
 
@@ -142,13 +139,28 @@ function moveOrder(a: Kept, b: Kept): number {
 }
 
 /**
- * The booker's quotas hold once the series is changed: the occurrences it moves or cancels leave
- * the ledger (they do not count against themselves), and the moved and new ones are counted at
- * their new times, one after the other, as a new series' occurrences are.
+ * The changed series' occurrences to place, in time order: the moved ones move a booking already
+ * made (a kept start not judged again); the new ones take the places of the cancelled ones first
+ * (those add no booking), then add one each, as a new series' occurrences do.
  */
-function assertChangedSeriesWithinQuotas(ledger: QuotaLedger, resource: Resource, moves: readonly Kept[], dropped: readonly Booking[], checked: readonly Occurrence[]): void {
-  const leaving = new Set([...moves.map((k) => k.booking.id), ...dropped.map((b) => b.id)]);
-  assertSeriesWithinQuotas({ quotas: ledger.quotas, counted: ledger.counted.filter((b) => !leaving.has(b.id)) }, resource, checked);
+function placedOccurrences(moves: readonly Kept[], plan: Plan): PlacedOccurrence[] {
+  const moved = moves.map((k): PlacedOccurrence => ({ ...k.slot, move: { startChanged: !k.slot.start.equals(instantOf(k.booking.startTime)) } }));
+  const created = plan.created.map((slot, j): PlacedOccurrence => ({ ...slot, addsBooking: j >= plan.dropped.length }));
+  return [...moved, ...created].sort((a, b) => Temporal.Instant.compare(a.start, b.start));
+}
+
+/** What the changed occurrences are judged on: the resource without the occupation, the quota use and the count of what the change moves or cancels. */
+function withoutOwn(state: UpdateSeriesState, resource: Resource, moves: readonly Kept[], plan: Plan) {
+  const movable = new Set(state.upcoming.filter(isMovable).map((b) => b.id));
+  const ledger = state.quotaLedger ?? emptyQuotaLedger;
+  const leaving = new Set([...moves.map((k) => k.booking.id), ...plan.dropped.map((b) => b.id)]);
+  return {
+    resource,
+    overlapping: state.overlapping.filter((b) => !movable.has(b.id)),
+    activeBookingsOfBooker: state.activeBookingsOfBooker - plan.dropped.length,
+    quotaLedger: { quotas: ledger.quotas, counted: ledger.counted.filter((b) => !leaving.has(b.id)) },
+    blackouts: state.blackouts,
+  };
 }
 
 function rescheduled(before: Booking, after: Booking, by: string, at: string): BookingRescheduled {
@@ -166,12 +178,13 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
   }
   if (command.recurrenceRule !== undefined) assertRecurrenceRule(command.recurrenceRule);
   if (command.timeZone !== undefined) clientTimeZone(command.timeZone);
-  if (isGuest(actor)) throw forbidden('guests (LV5) cannot change bookings');
+  const caller = callerRefusal({}, actor);
+  if (caller) throw caller;
   const parent = visibleSeriesParent(actor, state.parent);
   assertBookerOrAdmin(actor, parent);
   if (!activeStatuses.includes(parent.status)) throw invalidTransition(`a series cannot be changed in status ${parent.status}`);
+  if (!state.resource) throw resourceRefusal(null, true)!;
   const { resource } = state;
-  if (!resource) throw policyViolation('isActive', 'the resource no longer exists');
   const old = parentPattern(parent);
   const next = changedPattern(command, parent, now);
   const future = seriesOccurrences(next, resource, now).filter((o) => isAfter(o.start, now));
@@ -179,12 +192,9 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
   assertWithinHorizon(future, resource, now);
   const plan = planChange(old, next, future, state.upcoming, now);
   const moves = plan.kept.filter(moved);
-  const checked = [...moves.map((k) => ({ ...k.slot, startChanged: !k.slot.start.equals(instantOf(k.booking.startTime)) })), ...plan.created.map((slot) => ({ ...slot, startChanged: true }))];
-  checked.sort((a, b) => Temporal.Instant.compare(a.start, b.start));
-  for (const slot of checked) assertOccurrencePolicy(resource, slot, now, state.blackouts, slot.startChanged);
-  assertBookingLimit(resource, state.activeBookingsOfBooker, { count: plan.created.length - plan.dropped.length, what: 'the changed series' });
-  assertChangedSeriesWithinQuotas(state.quotaLedger ?? emptyQuotaLedger, resource, moves, plan.dropped, checked);
-  assertNoConflicts(seriesConflicts(state.overlapping, checked, buffersOf(resource), askedOf(parent, resource), new Set(state.upcoming.filter(isMovable).map((b) => b.id))));
+  const placement = { bookerProfileId: parent.bookerProfileId, bookerEmail: parent.bookerEmail, units: parent.units };
+  const refusal = occurrencesRefusal(placement, placedOccurrences(moves, plan), withoutOwn(state, resource, moves, plan), actor, now);
+  if (refusal) throw refusal;
 
   const at = utcText(now);
   const title = command.title ?? parent.title;

@@ -6,7 +6,7 @@ import { isWithinBookingLimit } from '../booking-policy.js';
 import { admitSeries, type CreateSeries, type CreateSeriesState } from './decide-create-series.js';
 import { occurrencePolicyViolation } from './occurrence-policy-violation.js';
 import { occupancyByOccurrence } from './series-conflicts.js';
-import { askedOf } from '../create-refusal.js';
+import { askedOf } from '../../placement/placement-refusal.js';
 import { buffersOf } from '../occupied-range.js';
 
 export type OccurrencePreview = { startTime: string; endTime: string; conflicts: BookingConflict[]; availableUnits: number; violations: string[] };

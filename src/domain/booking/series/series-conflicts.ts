@@ -1,4 +1,3 @@
-import { Temporal } from 'temporal-polyfill';
 import type { BookingConflict } from '../../domain-error.js';
 import type { Occurrence } from '../../recurrence/index.js';
 import type { HeldBooking } from '../booking.js';
@@ -31,22 +30,4 @@ export function occupancyByOccurrence(
     const free = availableUnits(unitsHeldBy(near), { startMs: from, endMs: to }, asked.capacity);
     return { conflicts: unitsFit(near, from, to, asked) ? [] : findConflicts(near, occupiedRange(start, end, buffers)), availableUnits: free };
   });
-}
-
-/** Every existing booking in the way of an occurrence its units do not fit, each listed once, earliest first. */
-export function seriesConflicts(
-  bookings: readonly HeldBooking[],
-  occurrences: readonly Occurrence[],
-  buffers: Buffers,
-  asked: AskedUnits = oneUnit,
-  ignoredIds: ReadonlySet<string> = new Set(),
-): BookingConflict[] {
-  const byId = new Map(
-    occupancyByOccurrence(bookings, occurrences, buffers, asked, ignoredIds)
-      .flatMap((o) => o.conflicts)
-      .map((conflict) => [conflict.bookingId, conflict]),
-  );
-  return [...byId.values()].sort(
-    (a, b) => Temporal.Instant.compare(Temporal.Instant.from(a.startTime), Temporal.Instant.from(b.startTime)) || a.bookingId.localeCompare(b.bookingId),
-  );
 }

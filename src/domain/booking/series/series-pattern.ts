@@ -48,7 +48,7 @@ export function clientTimeZone(name: string): string {
 /** The zone a series on `resource` expands in when the client names none. */
 export const defaultSeriesTimeZone = (resource: Resource): string => resource.availability?.timeZone ?? 'UTC';
 
-/** The latest start the resource accepts, as assertBookingPolicy counts it. */
+/** The latest start the resource accepts, as bookingPolicyRefusal counts it. */
 const bookingHorizon = (resource: Resource, now: Temporal.Instant): Temporal.Instant =>
   now.add({ hours: resource.bookingPolicy.maxAdvanceDays * 24 });
 
@@ -95,9 +95,15 @@ export function seriesOccurrences(pattern: SeriesPattern, resource: Resource, no
 }
 
 /** A series is booked whole or not at all: an occurrence past maxAdvanceDays refuses it (422). */
-export function assertWithinHorizon(occurrences: readonly Occurrence[], resource: Resource, now: Temporal.Instant): void {
+/** Whether every occurrence starts within the resource's maxAdvanceDays. */
+export function isWithinHorizon(occurrences: readonly Occurrence[], resource: Resource, now: Temporal.Instant): boolean {
   const horizon = bookingHorizon(resource, now);
-  if (occurrences.some((o) => Temporal.Instant.compare(o.start, horizon) > 0)) {
+  return !occurrences.some((o) => Temporal.Instant.compare(o.start, horizon) > 0);
+}
+
+export function assertWithinHorizon(occurrences: readonly Occurrence[], resource: Resource, now: Temporal.Instant): void {
+  if (!isWithinHorizon(occurrences, resource, now)) {
+    const horizon = bookingHorizon(resource, now);
     const days = resource.bookingPolicy.maxAdvanceDays;
     throw policyViolation('maxAdvanceDays', `the series has occurrences starting more than ${days} days ahead (after ${horizon.toString()}); shorten COUNT or UNTIL`);
   }

@@ -1,5 +1,6 @@
 import type { JSONColumnType } from 'kysely';
-import type { WaitlistEntry, WaitlistStatus } from '../../../domain/waitlist/waitlist-entry.js';
+import type { WaitlistStatus } from '../../../domain/waitlist/waitlist-entry.js';
+import type { StoredWaitlistEntry } from '../../../domain/waitlist/upcast-waitlist-entry.js';
 
 /** The waitlist entries (one row an entry, the record as its last event carries it). */
 export type WaitlistEntriesTable = {
@@ -13,6 +14,7 @@ export type WaitlistEntriesTable = {
   status: WaitlistStatus;
   start_time: Date;
   end_time: Date;
-  entry: JSONColumnType<WaitlistEntry, string, string>;
+  /** As its events wrote it: upcastWaitlistEntry gives what a reader decides on. */
+  entry: JSONColumnType<StoredWaitlistEntry, string, string>;
   created_at: Date;
 };

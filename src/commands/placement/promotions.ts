@@ -9,9 +9,9 @@ import type { WaitlistEvent } from '../../domain/waitlist/waitlist-events.js';
 import type { Executor } from '../../infra/db/database.js';
 import { waitingEntriesOf } from '../../projections/waitlist/waitlist-queries.js';
 import { findBookingCreateStates } from '../../projections/booking/create-states-query.js';
-import { findApproverDelegations, quotaBoundState } from '../booking/create-booking.js';
+import { findApproverDelegations, quotaBoundState } from './placement-state.js';
 import type { CommandContext } from '../command-context.js';
-import type { LoadMore } from '../booking/handle-booking-move.js';
+import type { LoadMore } from './handle-booking-move.js';
 
 /** A freeing command's state with the resource's queue (contract §23, ARCHITECTURE "The waitlist lives in the resource's stream"). */
 export type WithWaiters = { waiters: readonly Waiter[] };

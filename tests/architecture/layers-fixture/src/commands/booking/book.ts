@@ -1,0 +1,2 @@
+/** A feature's own command. */
+export type Book = string;

@@ -1,0 +1,2 @@
+/** What the placing features share. */
+export type Shared = string;
