@@ -11,6 +11,8 @@
  * --scale runs the workloads on a small database and on a log of --events events (default 10 million), side by side (scaleMain).
  * --large-database NAME (with --scale) takes the log of a scale run kept with --keep-database that
  * stopped before its workloads, instead of building one: its build, rebuild and archive are not measured again.
+ * --against REF [--rounds N] (default 3): a paired run of this checkout and the git ref REF (bench/paired/run-paired.ts),
+ * each workload in turns on both builds, no pgbench; without --only, the workloads of pairedByDefault.
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -20,17 +22,18 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import jwt from 'jsonwebtoken';
 import { createDatabase, type Database } from '../src/infra/db/database.js';
 import { migrateToLatest } from '../src/infra/db/migrate.js';
 import { createPostgresEventStore } from '../src/infra/event-store/postgres-event-store.js';
 import { projectors } from '../src/projections/projectors.js';
 import { createScratchDatabase, scratchDatabaseNamed, type ScratchDatabase } from '../tests/support/scratch-database.js';
 import { startServiceProcess, type ServiceProcess } from '../tests/support/service-process.js';
+import { benchServiceEnv, settle } from './bench-build.js';
+import { benchContext, tokenSigner, warmUp } from './bench-context.js';
 import { summariseCpuProfile } from './cpu-profile-summary.js';
 import { freePort } from './free-port.js';
-import { measure, summarise, type Measurement } from './measure.js';
-import { measureDroppingBodies, measureInThreads } from './measure-dropping-bodies.js';
+import { summarise, type Measurement } from './measure.js';
+import { maxRounds, pairedByDefault, runPaired } from './paired/run-paired.js';
 import { pgbenchTps } from './pgbench.js';
 import { buildScaleLog, type ScaleLog } from './scale/build-scale-log.js';
 import { scaleReport } from './scale/scale-report.js';
@@ -53,6 +56,8 @@ const { values: options } = parseArgs({
     'large-database': { type: 'string' },
     scale: { type: 'boolean', default: false },
     events: { type: 'string', default: '10000000' },
+    against: { type: 'string' },
+    rounds: { type: 'string', default: '3' },
   },
 });
 const seconds = Number(options.seconds);
@@ -64,9 +69,11 @@ const profileDir = options['cpu-prof'] ? path.resolve(options['cpu-prof']) : und
 const events = Number(options.events);
 const scaleResources = 2_000;
 const longStreamEvents = 50_000;
-const chosen = options.only ? workloads.filter((w) => options.only!.split(',').includes(w.name)) : workloads;
-if (!(seconds > 0) || chosen.length === 0 || !(Number.isSafeInteger(events) && events >= 2 * scaleResources)) {
-  console.error(`usage: npm run bench -- [--seconds N] [--only ${workloads.map((w) => w.name).join(',')}] [--pgbench-scale N] [--scale [--events N (≥ ${2 * scaleResources})]]`);
+const named = options.only?.split(',') ?? (options.against ? pairedByDefault : undefined);
+const chosen = named ? workloads.filter((w) => named.includes(w.name)) : workloads;
+const rounds = Number(options.rounds);
+if (!(seconds > 0) || chosen.length === 0 || !(Number.isSafeInteger(rounds) && rounds >= 1 && rounds <= maxRounds) || !(Number.isSafeInteger(events) && events >= 2 * scaleResources)) {
+  console.error(`usage: npm run bench -- [--seconds N] [--only ${workloads.map((w) => w.name).join(',')}] [--pgbench-scale N] [--scale [--events N (≥ ${2 * scaleResources})]] [--against REF [--rounds N (1–${maxRounds})]]`);
   process.exit(2);
 }
 
@@ -81,17 +88,6 @@ function row(result: WorkloadResult, tps: number): string {
   const ratio = result.unit ? '' : `${(result.perSecond / tps).toFixed(2)} ×`;
   const verdict = [target && `${target.text}: ${target.met ? 'met' : 'MISSED'}`, result.note].filter(Boolean).join(' — ');
   return `| ${result.name} | ${figure} | ${ratio} | ${fixed(result.p50)} | ${fixed(result.p95)} | ${fixed(result.p99)} | ${errors} | ${fixed(result.clientCpuMs, 2)} | ${verdict} |`;
-}
-
-/**
- * Leaves the server as a running service would find it: statistics of the seeded tables known
- * (not with --no-analyze) and pgbench's and the seed's dirty pages written, so that no workload pays
- * for an earlier phase's autovacuum or checkpoint. CHECKPOINT needs a superuser or pg_checkpoint;
- * without, it is skipped.
- */
-async function settle(db: Database): Promise<void> {
-  if (analyze) await sql`vacuum (analyze)`.execute(db);
-  await sql`checkpoint`.execute(db).catch((error: unknown) => console.error(`bench: no CHECKPOINT before the workloads (${error instanceof Error ? error.message : String(error)})`));
 }
 
 /** Waits (up to 3 minutes) until the service answers /health within 100 ms three times in a row: nothing queued. */
@@ -117,7 +113,7 @@ async function startBench(database: ScratchDatabase, seed: (db: Database) => Pro
     const data = await seed(db);
     const seedSeconds = (Date.now() - seedStart) / 1000;
     console.error(`bench: seeded in ${seedSeconds.toFixed(1)} s; ${analyze ? 'vacuum (analyze) and ' : 'no ANALYZE (--no-analyze); '}checkpoint …`);
-    await settle(db);
+    await settle(db, analyze);
     const postgres = await sql<{ version: string }>`select version()`.execute(db);
 
     const key = generateKeyPairSync('rsa', {
@@ -125,37 +121,14 @@ async function startBench(database: ScratchDatabase, seed: (db: Database) => Pro
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
       publicKeyEncoding: { type: 'spki', format: 'pem' },
     });
-    // Every request is counted against the rate limit (its cost is measured) but never refused: the bench sends far more than 1200 a minute as one subject.
-    const serviceEnv = { ...database.env, APP_ENV: 'production', PLATFORM_AUTH_ENDPOINT: key.publicKey, LOG_LEVEL: 'warn', DATA_DIR: `/tmp/booking-bench-${process.pid}-${database.name}`, RATE_LIMIT_PER_MINUTE: '1000000000', ...(options['web-concurrency'] ? { WEB_CONCURRENCY: options['web-concurrency'] } : {}) };
+    const serviceEnv = benchServiceEnv(database.env, key.publicKey, `/tmp/booking-bench-${process.pid}-${database.name}`, options['web-concurrency']);
     const spawnedAt = Date.now();
     service = await startServiceProcess({ ...serviceEnv, PORT: String(await freePort()) }, ['--role', 'api'], profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
     console.error(`bench: the service is up (${((Date.now() - spawnedAt) / 1000).toFixed(1)} s)`);
-    const sign = (claims: object) => jwt.sign({ ...claims, email: 'bench@example.com' }, key.privateKey, { algorithm: 'RS256', expiresIn: 3 * 3600 });
-    const tokenFor = (workspace: string, as = { level: 'LV2', sub: 'bench-admin' }) => sign({ sub: as.sub, workspace, roles: [as.level] });
-    const token = tokenFor(data.workspace);
-    const futureMs = Math.ceil((Date.now() + 40 * 24 * 60 * minute) / (60 * minute)) * 60 * minute;
-    const url = service.url;
-    const ctx: BenchContext = {
-      url,
-      token,
-      tokenFor,
-      named: options.only?.split(',') ?? [],
-      data,
-      database: database.config,
-      serviceEnv,
-      analyze,
-      seconds,
-      connections,
-      futureMs,
-      http: (scenario) => measure(url, token, { connections, seconds, ...scenario }),
-      httpDroppingBodies: (scenario) => measureDroppingBodies(url, token, { connections, seconds, ...scenario }),
-      httpInThreads: (scenario) => measureInThreads(url, token, { connections, seconds, threads: Math.min(os.cpus().length, connections), ...scenario }),
-    };
-
-    // Warm-up (not reported): JIT, connection pool, plan caches. Not when profiling: the profile
-    // would mix creates and reads into the workloads asked for.
-    if (!profileDir) await ctx.http({ name: 'warm-up', method: 'GET', next: () => ({ path: `/booking/v1/bookings/${data.busy.bookingIds[0]}` }), expect: 200, seconds: 2 });
-    if (!profileDir) await ctx.http({ name: 'warm-up', method: 'POST', next: creates(data.spread, futureMs + 365 * 24 * 60 * minute), expect: 201, seconds: 2 });
+    const sign = tokenSigner(key.privateKey);
+    const ctx = benchContext({ url: service.url, sign, data, database: database.config, serviceEnv, named: options.only?.split(',') ?? [], analyze, seconds, connections });
+    // Not when profiling: the profile would mix creates and reads into the workloads asked for.
+    if (!profileDir) await warmUp(ctx);
     const running = service;
     return {
       ctx,
@@ -370,7 +343,10 @@ async function scaleMain(): Promise<void> {
   }
 }
 
-(options.scale ? scaleMain : main)().catch((error: unknown) => {
+const paired = () =>
+  runPaired({ against: options.against!, rounds, seconds, connections, workloads: chosen, named: options.only?.split(',') ?? [], analyze, sizes, webConcurrency: options['web-concurrency'], profileDir });
+
+(options.against ? paired : options.scale ? scaleMain : main)().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 import type { Context } from 'mocha';
 import { takePublishedEventViolations } from './published-event-schemas.js';
+import { recordTest } from './slowest-tests.js';
 import { dropTemplateDatabase, prepareTestDatabases } from './test-database.js';
 
 export const mochaHooks = {
@@ -12,7 +13,8 @@ export const mochaHooks = {
     const files = (this.test?.parent?.suites ?? []).map((suite) => suite.file ?? '');
     if (files.some((file) => !file.includes('/tests/domain/'))) await prepareTestDatabases();
   },
-  afterEach() {
+  afterEach(this: Context) {
+    recordTest(this.currentTest);
     const violations = takePublishedEventViolations();
     if (violations.length > 0) throw new Error(`the service sent events that do not conform to asyncapi/booking-events.yaml:\n${violations.join('\n')}`);
   },

@@ -232,13 +232,13 @@ export async function findScheduledBookings(
 ): Promise<Booking[]> {
   const selected = (resource: unknown) =>
     sql`bookable_resource_id = ${resource} and status = any(${[...statuses]}::text[]) and not is_series_parent and ${overlapping(from, to)}`;
-  // Contract §22: the bookings of the resources sharing one with it too, one index probe each.
+  // Contract §22: the bookings of the resources sharing one with it too, one index probe each (`offset 0`: see occupying-bookings-sql.ts).
   const { rows } = await sql<BookingRow>`
     select * from (
       select * from bookings where ${selected(sql`${bookableResourceId}::uuid`)}
       union all
       select shared.* from unnest(sharing_resources(${bookableResourceId}::uuid)) as sharing (id)
-      cross join lateral (select * from bookings where ${selected(sql`sharing.id`)}) as shared) as b
+      cross join lateral (select * from bookings where ${selected(sql`sharing.id`)} offset 0) as shared) as b
     order by start_time, id`.execute(db);
   return rows.map(rowToBooking);
 }

@@ -153,13 +153,14 @@ const inSchedule = (selection: Holes<SelectionArgs>, resourceId: unknown) => sql
 
 /**
  * The schedule's rows as `b`, each with its xmin: the resource's bookings and those of the
- * resources sharing one with it (contract §22: its parts, the wholes holding it), one index probe each.
+ * resources sharing one with it (contract §22: its parts, the wholes holding it), one index probe each
+ * (`offset 0`: see occupying-bookings-sql.ts).
  */
 const scheduledRows = (selection: Holes<SelectionArgs>) => sql`(
   select bookings.*, bookings.xmin as row_xmin from bookings where ${inSchedule(selection, selection.bookableResourceId)}
   union all
   select shared.* from unnest(sharing_resources(${selection.bookableResourceId}::uuid)) as sharing (id)
-  cross join lateral (select bookings.*, bookings.xmin as row_xmin from bookings where ${inSchedule(selection, sql`sharing.id`)}) as shared) as b`;
+  cross join lateral (select bookings.*, bookings.xmin as row_xmin from bookings where ${inSchedule(selection, sql`sharing.id`)} offset 0) as shared) as b`;
 
 type RowVersionsArgs = ScheduleView & SelectionArgs & { zonePrefix: string };
 
