@@ -47,7 +47,16 @@ const worldArb = fc.record({
     maxLength: 10,
   }),
   blackout: fc.option(fc.record({ on: fc.integer({ min: 0, max: 4 }), start: fc.integer({ min: 16, max: 80 }), quarters: fc.integer({ min: 1, max: 12 }) }), { nil: null }),
-  probes: fc.array(fc.record({ on: fc.integer({ min: 0, max: 4 }), start: fc.integer({ min: 0, max: 94 }), quarters: fc.integer({ min: 1, max: 12 }) }), { minLength: 4, maxLength: 8 }),
+  probes: fc.array(
+    fc.record({
+      on: fc.integer({ min: 0, max: 4 }),
+      start: fc.integer({ min: 0, max: 94 }),
+      quarters: fc.integer({ min: 1, max: 12 }),
+      /** A probe next to a booking (on its resource), where buffers decide: after its end or before its start, 0–2 quarters away. */
+      near: fc.option(fc.record({ which: fc.nat(), after: fc.boolean(), gap: fc.integer({ min: 0, max: 2 }) }), { nil: null }),
+    }),
+    { minLength: 4, maxLength: 8 },
+  ),
 });
 
 describe('free/busy answers through the real server and database (contract §25)', function () {
@@ -55,7 +64,8 @@ describe('free/busy answers through the real server and database (contract §25)
   let server: TestServer;
 
   before(async () => {
-    server = await startTestServer();
+    // Hundreds of requests a minute by one token, shrinking included: §18's limit is not under test here.
+    server = await startTestServer({ RATE_LIMIT_PER_MINUTE: '0' });
     server.services.now = () => now;
   });
   after(() => server.stop());
@@ -82,7 +92,12 @@ describe('free/busy answers through the real server and database (contract §25)
           const body = { resourceIds: [ids[on]], from: atQuarter(start).toString(), to: atQuarter(start + quarters).toString(), reason: 'closed' };
           expect((await server.request('POST', '/booking/v1/blackouts', { body })).status).to.equal(201);
         }
-        for (const probe of world.probes) {
+        for (const drawn of world.probes) {
+          const anchor = drawn.near && world.bookings.length > 0 ? world.bookings[drawn.near.which % world.bookings.length]! : null;
+          const probe =
+            anchor && drawn.near
+              ? { ...drawn, on: anchor.on, start: drawn.near.after ? anchor.start + anchor.quarters + drawn.near.gap : Math.max(0, anchor.start - drawn.near.gap - drawn.quarters) }
+              : drawn;
           const id = ids[probe.on]!;
           const periods = periodsOfCalendar(await freeBusyQueryAnswer(server.services, caller, id, day.start, day.end));
           const startTime = atQuarter(probe.start);
@@ -100,7 +115,7 @@ describe('free/busy answers through the real server and database (contract §25)
           }
         }
       }),
-      { numRuns: 12 },
+      { numRuns: 15 },
     );
   });
 
