@@ -57,6 +57,8 @@ export type Config = {
   publisherTokenSecret?: string;
   storageBucket?: string;
   oauth: OAuthConfig;
+  /** CALDAV_ADDRESS_DOMAIN: the domain of resource principals' `mailto:` addresses (contract §25). */
+  caldavAddressDomain: string;
 };
 
 export type OAuthClient = { clientId: string; clientSecret: string };
@@ -204,5 +206,6 @@ export function loadConfig(env: Env = process.env): Config {
     publisherTokenSecret: publisherTokenSecretOf(env),
     storageBucket: env.STORAGE_BUCKET || undefined,
     oauth: oauthConfigOf(env),
+    caldavAddressDomain: env.CALDAV_ADDRESS_DOMAIN || 'resources.invalid',
   };
 }

@@ -2,8 +2,9 @@ import { Temporal } from 'temporal-polyfill';
 import { openIntervals, type Interval } from '../resource/availability.js';
 import type { Resource } from '../resource/resource.js';
 import type { Booking } from './booking.js';
-import { buffersOf, occupiedMs } from './occupied-range.js';
-import { unitsHeldBy, usageRuns, type UnitsHeld } from './unit-use.js';
+import { occupationMet } from '../placement/occupation.js';
+import { buffersOf } from './occupied-range.js';
+import { unitsHeldBy, type UnitsHeld } from './unit-use.js';
 
 /** The calendar day `date` of `timeZone` as instants: 23 or 25 hours long on DST change days. */
 export function calendarDay(date: Temporal.PlainDate, timeZone: string): Interval {
@@ -48,32 +49,30 @@ function firstAllowedMs(earliest: Temporal.Instant): number {
  * no conflict. An inactive resource has none; units above the resource's leave none (the caller
  * refuses them first, 422 policy units).
  *
- * One sweep in epoch milliseconds: the bookings' use is summed once into runs of constant use
- * (usageRuns), then slots, open intervals (sorted, disjoint) and runs all move forward together;
+ * One sweep in epoch milliseconds: the occupation a booking placed on the day meets is found once
+ * (occupationMet, the rule free/busy reads too: a slot meets the largest use of the runs its own
+ * times overlap), then slots, open intervals (sorted, disjoint) and runs all move forward together;
  * Temporal only finds the open intervals and makes the answers.
  */
 export function availableSlots({ resource, day, slotMinutes, busy, earliestStart, units = 1 }: SlotQuery): FreeSlot[] {
   if (!resource.isActive || resource.removed || units > resource.units) return [];
   const open = openIntervals(resource.availability, day.start, day.end).map((i) => ({ start: i.start.epochMilliseconds, end: i.end.epochMilliseconds }));
   const step = slotMinutes * 60_000;
-  const buffers = buffersOf(resource);
   const dayStart = day.start.epochMilliseconds;
   const dayEnd = day.end.epochMilliseconds;
-  const reach = occupiedMs(dayStart, dayEnd, buffers);
-  const runs = usageRuns(busy, reach.startMs, reach.endMs);
+  const runs = occupationMet(busy, buffersOf(resource), dayStart, dayEnd);
   const earliest = firstAllowedMs(earliestStart);
   const slots: FreeSlot[] = [];
   let nextOpen = 0;
-  // The first run not ended before the current slot's occupied start (those move forward too).
+  // The first run not ended before the current slot starts (those move forward too).
   let firstRun = 0;
   for (let start = dayStart, end = start + step; end <= dayEnd; start = end, end += step) {
-    const occupied = occupiedMs(start, end, buffers);
-    while (firstRun < runs.length && runs[firstRun]!.endMs <= occupied.startMs) firstRun++;
+    while (firstRun < runs.length && runs[firstRun]!.endMs <= start) firstRun++;
     // An open interval ending before this slot ends can hold no later slot either.
     while (nextOpen < open.length && open[nextOpen]!.end < end) nextOpen++;
     if (start < earliest) continue;
     let used = 0;
-    for (let r = firstRun; r < runs.length && runs[r]!.startMs < occupied.endMs; r++) used = Math.max(used, runs[r]!.units);
+    for (let r = firstRun; r < runs.length && runs[r]!.startMs < end; r++) used = Math.max(used, runs[r]!.units);
     const free = Math.max(0, resource.units - used);
     if (free < units) continue;
     const interval = open[nextOpen];
