@@ -7,6 +7,7 @@ import {
   canManageCalendarPassword,
   type CalendarPassword,
 } from '../../domain/calendar/calendar-password.js';
+import { utcText } from '../../domain/booking/booking-time.js';
 import { notFound } from '../../domain/domain-error.js';
 import { hashCalendarPassword } from '../../infra/auth/calendar-password-hash.js';
 import { newCalendarPasswordSecret, newUsernameSuffix } from '../../infra/auth/calendar-password-secret.js';
@@ -39,8 +40,9 @@ export function calendarPasswordsRouter(services: Services): Router {
       username: calendarPasswordUsername(actor, newUsernameSuffix()),
       label,
       owner: { ...actor, groups: [...actor.groups] },
-      createdAt: now.toString(),
-      expiresAt: calendarPasswordExpiry(now, services.config.calendarPasswordDays).toString(),
+      // Millisecond UTC text, as the row reads back: the list shows the same times.
+      createdAt: utcText(now),
+      expiresAt: utcText(calendarPasswordExpiry(now, services.config.calendarPasswordDays)),
     };
     await insertCalendarPassword(services.db, { ...password, passwordHash: await hashCalendarPassword(secret) });
     // A replay (Idempotency-Key) answers without the password: the service keeps none.

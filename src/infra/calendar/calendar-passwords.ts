@@ -1,4 +1,5 @@
 import type { Level } from '../../domain/access/principal.js';
+import { utcTextOfEpochMs } from '../../domain/booking/booking-time.js';
 import type { CalendarPassword, CalendarPasswordListScope } from '../../domain/calendar/calendar-password.js';
 import { pageOf, type Page, type PageOf } from '../../domain/page.js';
 import type { Executor } from '../db/database.js';
@@ -17,8 +18,8 @@ const passwordOf = (row: CalendarPasswordRow): CalendarPassword => ({
   username: row.username,
   label: row.label,
   owner: { sub: row.owner_sub, workspace: row.workspace, level: row.owner_level as Level, groups: row.owner_groups, email: row.owner_email },
-  createdAt: row.created_at.toISOString(),
-  expiresAt: row.expires_at.toISOString(),
+  createdAt: utcTextOfEpochMs(row.created_at.getTime()),
+  expiresAt: utcTextOfEpochMs(row.expires_at.getTime()),
 });
 
 export async function insertCalendarPassword(db: Executor, password: StoredCalendarPassword): Promise<void> {
