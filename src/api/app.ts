@@ -6,6 +6,7 @@ import { asOfRouter } from './booking/as-of-router.js';
 import { bookingsRouter } from './booking/bookings-router.js';
 import { calendarFeedRouter } from './booking/calendar-feed-router.js';
 import { calendarFeedsRouter } from './booking/calendar-feeds-router.js';
+import { calendarPasswordsRouter } from './booking/calendar-passwords-router.js';
 import { eventsFeedRouter } from './booking/events-feed-router.js';
 import { historyRouter } from './booking/history-router.js';
 import { quotasRouter } from './booking/quotas-router.js';
@@ -20,6 +21,7 @@ import { webhooksRouter } from './booking/webhooks-router.js';
 import { blackoutsRouter } from './booking/blackouts-router.js';
 import { bundlesRouter } from './booking/bundles-router.js';
 import { catalogRouter } from './catalog/catalog-router.js';
+import { davAuthentication } from './dav/dav-authentication.js';
 import { closeConnectionsWhileDraining, type Draining } from './draining.js';
 import { healthRouter } from './health-router.js';
 import { jsonBodyParser } from './json-body-parser.js';
@@ -61,6 +63,10 @@ export function createApp(services: Services, draining?: Draining): Express {
   app.use(requestLogging(app, services.logger));
   app.use(stampConsistencyTokens(services));
 
+  // CalDAV (contract §25): signed in by bearer or calendar password before any body is read, and
+  // limited per username or sub like every other client (§18).
+  app.use('/dav', davAuthentication(services), limitRate(services));
+
   // One JSON parser for every area; multipart uploads are streamed by their own route.
   app.use(jsonBodyParser());
   app.use(refuseHostileInput);
@@ -77,6 +83,7 @@ export function createApp(services: Services, draining?: Draining): Express {
   app.use('/booking/v1', routeReads(services));
   app.use('/booking/v1', idempotentWrites(services));
   app.use('/booking/v1/calendar-feeds', calendarFeedsRouter(services));
+  app.use('/booking/v1/calendar-passwords', calendarPasswordsRouter(services));
   app.use('/booking/v1', calendarFeedRouter(services));
   app.use('/booking/v1', historyRouter(services));
   app.use('/booking/v1', asOfRouter(services));

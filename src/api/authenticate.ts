@@ -7,9 +7,11 @@ import type { TokenVerifier } from '../infra/auth/token-verifier.js';
 import type { Executor } from '../infra/db/database.js';
 import { findLiveCalendarFeed } from '../infra/calendar/calendar-feeds.js';
 
-/** The bearer token of the Authorization header (401 without one). */
+/** The bearer token of the Authorization header (401 without one; Basic, a calendar password, opens only /dav/: contract §25). */
 export function bearerTokenOf(req: Request, missing = 'missing bearer token'): string {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  const authorization = req.headers.authorization ?? '';
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (/^Basic(\s|$)/i.test(authorization)) throw new AuthenticationError('a calendar password (HTTP Basic) works only under /dav/; send a bearer token');
   if (!match?.[1]) throw new AuthenticationError(missing);
   return match[1];
 }

@@ -66,6 +66,14 @@ export function idempotentWrites(services: Context): RequestHandler {
   };
 }
 
+/**
+ * What a replay answers instead of this answer's body: a route whose answer shows a secret once
+ * (a calendar password) keeps it out of the idempotency record, which lives 24 hours in the clear.
+ */
+export function keepForReplay(res: Response, body: unknown): void {
+  res.locals.bodyKeptForReplay = JSON.stringify(body);
+}
+
 function replay(res: Response, answer: KeptAnswer): void {
   res.status(answer.status).set('Idempotent-Replayed', 'true');
   if (answer.contentType) res.set('Content-Type', answer.contentType);
@@ -87,7 +95,8 @@ function keepAnswer(services: Context, res: Response, scope: IdempotencyScope, c
   res.end = ((...args: unknown[]) => {
     res.end = end as Response['end'];
     const [chunk] = args;
-    const body = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : '';
+    const sent = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : '';
+    const body = (res.locals.bodyKeptForReplay as string | undefined) ?? sent;
     const answer: KeptAnswer = { status: res.statusCode, contentType: res.get('Content-Type') ?? null, body };
     const settled =
       answer.status < 500 && !streamed

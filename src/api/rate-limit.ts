@@ -3,11 +3,14 @@ import { bucketKeyOf, policyNameOf, rateLimitHeaders, type RateLimitedClient } f
 import { createTokenSource } from '../infra/rate-limit/token-batches.js';
 import type { Services } from '../services.js';
 import { feedTokenOfCaller, principalOf } from './authenticate.js';
+import { calendarPasswordOfCaller } from './dav/dav-caller.js';
 
-/** The client as authenticate left it: a feed token on its own, else the token's subject. */
+/** The client as authentication left it: a feed token or a calendar password on its own, else the token's subject. */
 function clientOf(res: Response): RateLimitedClient {
   const feedToken = feedTokenOfCaller(res);
-  return feedToken ? { kind: 'feed-token', id: feedToken } : { kind: 'sub', sub: principalOf(res).sub };
+  if (feedToken) return { kind: 'feed-token', id: feedToken };
+  const username = calendarPasswordOfCaller(res);
+  return username ? { kind: 'calendar-password', username } : { kind: 'sub', sub: principalOf(res).sub };
 }
 
 /**

@@ -54,6 +54,8 @@ export type Config = {
   retentionDays: number;
   /** RATE_LIMIT_PER_MINUTE: requests a token subject (or feed token) may make in any 60 s (contract §18); 0 = no limit. */
   rateLimitPerMinute: number;
+  /** CALENDAR_PASSWORD_DAYS: how long a calendar password works after its creation (contract §25). */
+  calendarPasswordDays: number;
   publisherTokenSecret?: string;
   storageBucket?: string;
   oauth: OAuthConfig;
@@ -203,6 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
     reconcileIntervalSeconds: integer(env, 'RECONCILE_INTERVAL_SECONDS', 300, 1),
     retentionDays: integer(env, 'RETENTION_DAYS', 730),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
+    calendarPasswordDays: integer(env, 'CALENDAR_PASSWORD_DAYS', 365, 1),
     publisherTokenSecret: publisherTokenSecretOf(env),
     storageBucket: env.STORAGE_BUCKET || undefined,
     oauth: oauthConfigOf(env),

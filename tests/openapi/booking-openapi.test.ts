@@ -92,6 +92,9 @@ const EXPECTED: Record<string, string[]> = {
   '/booking/v1/calendar-feeds/{id}': ['delete'],
   '/booking/v1/resources/{id}/calendar.ics': ['get'],
   '/booking/v1/bookings/calendar.ics': ['get'],
+  // contract §25
+  '/booking/v1/calendar-passwords': ['get', 'post'],
+  '/booking/v1/calendar-passwords/{id}': ['delete'],
   // contract §17
   '/booking/v1/quotas': ['get', 'post'],
   '/booking/v1/quotas/usage': ['get'],

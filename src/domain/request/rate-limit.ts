@@ -23,11 +23,26 @@ export function rateLimitHeaders(policy: RateLimitPolicy, bucket: { tokens: numb
 }
 
 /**
- * Who a bucket counts: a token subject, or a calendar feed token on its own (its requests do not
- * count against its creator's subject). Each kind has its policy name and its own key space.
+ * Who a bucket counts: a token subject, a calendar feed token on its own (its requests do not
+ * count against its creator's subject), or a calendar password's username (contract §25, likewise).
+ * Each kind has its policy name and its own key space.
  */
-export type RateLimitedClient = { kind: 'sub'; sub: string } | { kind: 'feed-token'; id: string };
+export type RateLimitedClient = { kind: 'sub'; sub: string } | { kind: 'feed-token'; id: string } | { kind: 'calendar-password'; username: string };
 
-export const bucketKeyOf = (client: RateLimitedClient): string => (client.kind === 'sub' ? `sub:${client.sub}` : `feed-token:${client.id}`);
+export function bucketKeyOf(client: RateLimitedClient): string {
+  switch (client.kind) {
+    case 'sub':
+      return `sub:${client.sub}`;
+    case 'feed-token':
+      return `feed-token:${client.id}`;
+    case 'calendar-password':
+      return `calendar-password:${client.username}`;
+  }
+}
 
-export const policyNameOf = (client: RateLimitedClient): string => (client.kind === 'sub' ? 'per-sub' : 'per-feed-token');
+const policyNames: Record<RateLimitedClient['kind'], string> = { sub: 'per-sub', 'feed-token': 'per-feed-token', 'calendar-password': 'per-username' };
+
+export const policyNameOf = (client: RateLimitedClient): string => policyNames[client.kind];
+
+/** The bucket of a username's password checks (calendarPasswordChecksPerMinute), apart from its requests' bucket. */
+export const passwordChecksBucketKeyOf = (username: string): string => `calendar-password-checks:${username}`;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bucketKeyOf, policyNameOf, rateLimitHeaders } from '../../../src/domain/request/rate-limit.js';
+import { bucketKeyOf, passwordChecksBucketKeyOf, policyNameOf, rateLimitHeaders } from '../../../src/domain/request/rate-limit.js';
 
 describe('rate-limit headers', () => {
   const policy = { name: 'per-sub', perMinute: 1200 };
@@ -31,5 +31,16 @@ describe('rate-limit headers', () => {
     expect(bucketKeyOf({ kind: 'sub', sub: 'feed-token:x' })).not.to.equal(bucketKeyOf({ kind: 'feed-token', id: 'x' }));
     expect(policyNameOf({ kind: 'sub', sub: 'a' })).to.equal('per-sub');
     expect(policyNameOf({ kind: 'feed-token', id: 'a' })).to.equal('per-feed-token');
+  });
+
+  it('keep calendar passwords per username, apart from token subjects and from the username\'s password checks', () => {
+    const keys = [
+      bucketKeyOf({ kind: 'calendar-password', username: 'alice.ws.abc' }),
+      bucketKeyOf({ kind: 'sub', sub: 'alice.ws.abc' }),
+      bucketKeyOf({ kind: 'sub', sub: 'calendar-password:alice.ws.abc' }),
+      passwordChecksBucketKeyOf('alice.ws.abc'),
+    ];
+    expect(new Set(keys).size).to.equal(4);
+    expect(policyNameOf({ kind: 'calendar-password', username: 'a' })).to.equal('per-username');
   });
 });
