@@ -20,6 +20,7 @@ import { webhooksRouter } from './booking/webhooks-router.js';
 import { blackoutsRouter } from './booking/blackouts-router.js';
 import { bundlesRouter } from './booking/bundles-router.js';
 import { catalogRouter } from './catalog/catalog-router.js';
+import { davRouter, wellKnownCaldav } from './dav/dav-router.js';
 import { closeConnectionsWhileDraining, type Draining } from './draining.js';
 import { healthRouter } from './health-router.js';
 import { jsonBodyParser } from './json-body-parser.js';
@@ -60,6 +61,10 @@ export function createApp(services: Services, draining?: Draining): Express {
   app.use(metricsRouter(services));
   app.use(requestLogging(app, services.logger));
   app.use(stampConsistencyTokens(services));
+
+  // CalDAV (contract §25): XML bodies, read by its own router before the JSON parser and the validators.
+  app.use(wellKnownCaldav());
+  app.use('/dav', davRouter(services));
 
   // One JSON parser for every area; multipart uploads are streamed by their own route.
   app.use(jsonBodyParser());

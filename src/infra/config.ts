@@ -54,6 +54,8 @@ export type Config = {
   retentionDays: number;
   /** RATE_LIMIT_PER_MINUTE: requests a token subject (or feed token) may make in any 60 s (contract §18); 0 = no limit. */
   rateLimitPerMinute: number;
+  /** CALDAV_ADDRESS_DOMAIN: the domain of resources' calendar addresses, mailto:{registrationId}@it (contract §25). */
+  caldavAddressDomain: string;
   publisherTokenSecret?: string;
   storageBucket?: string;
   oauth: OAuthConfig;
@@ -201,6 +203,7 @@ export function loadConfig(env: Env = process.env): Config {
     reconcileIntervalSeconds: integer(env, 'RECONCILE_INTERVAL_SECONDS', 300, 1),
     retentionDays: integer(env, 'RETENTION_DAYS', 730),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
+    caldavAddressDomain: env.CALDAV_ADDRESS_DOMAIN || 'resources.invalid',
     publisherTokenSecret: publisherTokenSecretOf(env),
     storageBucket: env.STORAGE_BUCKET || undefined,
     oauth: oauthConfigOf(env),

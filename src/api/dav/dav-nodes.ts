@@ -1,0 +1,258 @@
+import { canSeeWorkspace } from '../../domain/access/principal.js';
+import { notFound } from '../../domain/domain-error.js';
+import { timeZoneCalendarText } from '../../domain/calendar/time-zone-component.js';
+import { syncTokenText } from '../../domain/calendar/sync-token.js';
+import { findCalendarObjects, findCalendarObjectsById, findSyncPosition, type CalendarScope } from '../../projections/calendar/calendar-objects.js';
+import { findResourcePrincipal, listResourcePrincipals, type ResourcePrincipal } from '../../projections/calendar/resource-principals.js';
+import { calendarObjectOf, type CalendarObject } from './calendar-object-answer.js';
+import type { DavCaller } from './dav-caller.js';
+import {
+  bookingIdOfObject,
+  calendarHref,
+  homeHref,
+  hrefOf,
+  objectHref,
+  principalCollectionHref,
+  principalHref,
+  principalsHref,
+  resourceCalendars,
+  rootHref,
+  userCalendars,
+  type DavOwner,
+  type DavPath,
+} from './dav-paths.js';
+import { DavPreconditionError, needPrivileges } from './dav-precondition.js';
+import { hrefs, property, propertiesOf, type DavProperties } from './dav-property.js';
+import { element } from './multistatus.js';
+import { caldav, calendarServer, dav, workspaceBooking } from './xml-names.js';
+
+/** A resource under /dav/: its href, its properties, and for a collection its members (Depth 1). */
+export type DavNode = { href: string; properties: DavProperties; members?: () => Promise<DavNode[]>; calendar?: DavCalendar };
+
+/** What a calendar collection reads its objects from. */
+export type DavCalendar = { scope: CalendarScope; owner: DavOwner; name: string; calendarResourceId?: string; holdsBookings: boolean };
+
+/** Contract §25: beyond this many principals or objects in one answer, 507. */
+export const maxListed = 10_000;
+
+/** Contract §25: a calendar lists the bookings ending at most this many days ago (and without a time range, calendar-query reads as far ahead). */
+export const calendarDaysAround = 180;
+
+export const tooMany = (what: string) =>
+  new DavPreconditionError(507, { ns: dav, name: 'number-of-matches-within-limits' }, `more than ${maxListed} ${what}: narrow the request (a time range, a search)`);
+
+const collection = () => element(dav, 'collection');
+const userOwner = (caller: DavCaller): DavOwner => ({ kind: 'user', user: caller.user });
+
+/** Properties every resource answers: who the caller is, and what it may do here. */
+function common(caller: DavCaller, privileges: string[] = ['read']) {
+  return [
+    property(dav, 'current-user-principal', () => hrefs(principalHref(userOwner(caller)))),
+    property(dav, 'principal-collection-set', () => hrefs(principalCollectionHref('user'), principalCollectionHref('resource')), false),
+    property(dav, 'current-user-privilege-set', () => privileges.map((p) => element(dav, 'privilege', [p === 'read-free-busy' ? element(caldav, p) : element(dav, p)])), false),
+  ];
+}
+
+const reports = (...names: [string, string][]) =>
+  property(dav, 'supported-report-set', () => names.map(([ns, name]) => element(dav, 'supported-report', [element(dav, 'report', [element(ns, name)])])), false);
+
+function plainCollection(caller: DavCaller, href: string, displayname: string, members?: () => Promise<DavNode[]>): DavNode {
+  return {
+    href,
+    properties: propertiesOf(...common(caller), property(dav, 'resourcetype', () => [collection()]), property(dav, 'displayname', () => [displayname])),
+    members,
+  };
+}
+
+function userPrincipal(caller: DavCaller): DavNode {
+  const owner = userOwner(caller);
+  const { email, sub } = caller.principal;
+  return {
+    href: principalHref(owner),
+    properties: propertiesOf(
+      ...common(caller),
+      property(dav, 'resourcetype', () => [collection(), element(dav, 'principal')]),
+      property(dav, 'displayname', () => [email ?? sub]),
+      property(dav, 'principal-URL', () => hrefs(principalHref(owner))),
+      property(caldav, 'calendar-home-set', () => hrefs(homeHref(owner))),
+      property(caldav, 'schedule-inbox-URL', () => hrefs(calendarHref(owner, 'inbox'))),
+      property(caldav, 'schedule-outbox-URL', () => hrefs(calendarHref(owner, 'outbox'))),
+      property(caldav, 'calendar-user-address-set', () => hrefs(...(email ? [`mailto:${email}`] : []), principalHref(owner))),
+      property(caldav, 'calendar-user-type', () => ['INDIVIDUAL']),
+    ),
+  };
+}
+
+/** The addresses a resource answers to (contract §25). */
+export const resourceAddresses = (resource: ResourcePrincipal, domain: string) => [`mailto:${resource.id}@${domain}`, `urn:uuid:${resource.id}`];
+
+/** ROOM for a zone, RESOURCE for a device (RFC 5545 CUTYPE). */
+export const calendarUserTypeOf = (resource: ResourcePrincipal) => (resource.resourceType === 'zone' ? 'ROOM' : 'RESOURCE');
+
+export function resourcePrincipal(caller: DavCaller, resource: ResourcePrincipal): DavNode {
+  const owner: DavOwner = { kind: 'resource', resourceId: resource.id };
+  return {
+    href: principalHref(owner),
+    properties: propertiesOf(
+      ...common(caller, ['read', 'read-free-busy']),
+      property(dav, 'resourcetype', () => [collection(), element(dav, 'principal')]),
+      property(dav, 'displayname', () => [resource.name]),
+      property(dav, 'principal-URL', () => hrefs(principalHref(owner))),
+      property(caldav, 'calendar-user-type', () => [calendarUserTypeOf(resource)]),
+      property(caldav, 'calendar-user-address-set', () => hrefs(...resourceAddresses(resource, caller.addressDomain))),
+      property(caldav, 'calendar-home-set', () => hrefs(homeHref(owner))),
+      property(workspaceBooking, 'units', () => [String(resource.units)]),
+      property(workspaceBooking, 'capacity', () => (resource.capacity === null ? [] : [String(resource.capacity)])),
+    ),
+  };
+}
+
+/** The resources the caller sees (§2: its workspace; LV1 without one: all), 507 beyond maxListed. */
+export async function visibleResources(caller: DavCaller): Promise<ResourcePrincipal[]> {
+  const { principal } = caller;
+  const workspace = principal.level === 1 && principal.workspace === null ? null : principal.workspace;
+  if (workspace === null && principal.level !== 1) return [];
+  const resources = await listResourcePrincipals(caller.db, workspace, maxListed + 1);
+  if (resources.length > maxListed) throw tooMany('resources');
+  return resources;
+}
+
+async function visibleResource(caller: DavCaller, id: string): Promise<ResourcePrincipal> {
+  const resource = await findResourcePrincipal(caller.db, id);
+  if (!resource || !canSeeWorkspace(caller.principal, resource.workspace)) throw notFound('resource');
+  return resource;
+}
+
+/** A calendar's objects as listed (PROPFIND Depth 1, a first sync): the bookings ending at most 180 days ago, 507 beyond maxListed. */
+export async function listedObjects(caller: DavCaller, calendar: DavCalendar): Promise<CalendarObject[]> {
+  if (!calendar.holdsBookings) return [];
+  const from = caller.now.subtract({ hours: 24 * calendarDaysAround });
+  const to = caller.now.add({ hours: 24 * 3650 });
+  const rows = await findCalendarObjects(caller.db, calendar.scope, { from, to }, maxListed + 1);
+  if (rows.length > maxListed) throw tooMany('calendar objects');
+  return rows.map((row) => calendarObjectOf(caller, row, calendar.calendarResourceId));
+}
+
+export function objectNode(calendar: DavCalendar, object: CalendarObject): DavNode {
+  return {
+    href: objectHref(calendar.owner, calendar.name, object.bookingId),
+    properties: propertiesOf(
+      property(dav, 'resourcetype', () => []),
+      property(dav, 'getetag', () => [object.etag]),
+      property(dav, 'getcontenttype', () => ['text/calendar; charset=utf-8; component=VEVENT']),
+      property(dav, 'getcontentlength', () => [String(Buffer.byteLength(object.text))]),
+      property(caldav, 'calendar-data', () => [object.text], false),
+    ),
+  };
+}
+
+const calendarDisplayNames: Record<string, string> = { bookings: 'Bookings', inbox: 'Inbox', outbox: 'Outbox' };
+
+function calendarNode(caller: DavCaller, calendar: DavCalendar, resource: ResourcePrincipal | null): DavNode {
+  const { owner, name } = calendar;
+  let position: Promise<bigint> | undefined;
+  const syncToken = async () => syncTokenText(await (position ??= findSyncPosition(caller.db, calendar.scope).then((p) => p.position)), caller.now);
+  const kind = name === 'inbox' ? element(caldav, 'schedule-inbox') : name === 'outbox' ? element(caldav, 'schedule-outbox') : element(caldav, 'calendar');
+  const components = owner.kind === 'user' ? ['VEVENT', 'VFREEBUSY'] : ['VEVENT'];
+  const timeZone = resource?.timeZone ?? null;
+  const list = [
+    ...common(caller, owner.kind === 'resource' ? ['read', 'read-free-busy'] : ['read']),
+    property(dav, 'resourcetype', () => [collection(), kind]),
+    property(dav, 'displayname', () => [resource ? resource.name : calendarDisplayNames[name]!]),
+    property(dav, 'owner', () => hrefs(principalHref(owner))),
+    property(caldav, 'supported-calendar-component-set', () => components.map((c) => element(caldav, 'comp', [], { name: c }))),
+    reports([caldav, 'calendar-query'], [caldav, 'calendar-multiget'], [dav, 'sync-collection'], [caldav, 'free-busy-query']),
+  ];
+  if (calendar.holdsBookings) {
+    list.push(property(calendarServer, 'getctag', async () => [await syncToken()]), property(dav, 'sync-token', async () => [await syncToken()]));
+  }
+  if (timeZone) list.push(property(caldav, 'calendar-timezone', () => [timeZoneCalendarText(timeZone, caller.now)]));
+  return {
+    href: calendarHref(owner, name),
+    properties: propertiesOf(...list),
+    calendar,
+    members: async () => (await listedObjects(caller, calendar)).map((object) => objectNode(calendar, object)),
+  };
+}
+
+/** The scope of a user's bookings/: its own bookings, in its workspace (LV1 without one: in all). */
+const ownBookings = (caller: DavCaller): CalendarScope => ({ kind: 'booker', sub: caller.principal.sub, workspace: caller.principal.workspace });
+
+/** The calendar a path names, with the resource it belongs to; 404 for what does not exist, 403 for another user's. */
+async function calendarOf(caller: DavCaller, owner: DavOwner, name: string): Promise<{ calendar: DavCalendar; resource: ResourcePrincipal | null }> {
+  if (owner.kind === 'user') {
+    if (owner.user !== caller.user) throw needPrivileges("another user's calendars are not readable");
+    if (!(userCalendars as readonly string[]).includes(name)) throw notFound('calendar');
+    return { calendar: { scope: ownBookings(caller), owner, name, holdsBookings: name === 'bookings' }, resource: null };
+  }
+  const resource = await visibleResource(caller, owner.resourceId);
+  if (!(resourceCalendars as readonly string[]).includes(name)) throw notFound('calendar');
+  const canonical: DavOwner = { kind: 'resource', resourceId: resource.id };
+  return { calendar: { scope: { kind: 'resource', resourceId: resource.id }, owner: canonical, name, calendarResourceId: resource.id, holdsBookings: true }, resource };
+}
+
+async function homeNode(caller: DavCaller, owner: DavOwner): Promise<DavNode> {
+  const names = owner.kind === 'user' ? userCalendars : resourceCalendars;
+  // Resolving the first calendar checks the owner: 403 for another user, 404 for an unseen resource.
+  const first = await calendarOf(caller, owner, names[0]);
+  const home = plainCollection(caller, homeHref(first.calendar.owner), first.resource?.name ?? 'Calendars', async () =>
+    Promise.all(names.map(async (name) => (name === names[0] ? calendarNode(caller, first.calendar, first.resource) : calendarNode(caller, (await calendarOf(caller, owner, name)).calendar, first.resource)))),
+  );
+  return home;
+}
+
+/** The resource `path` names, as the caller may see it: 404 when it does not exist or is not the caller's to see. */
+export async function resolveNode(caller: DavCaller, path: DavPath): Promise<DavNode> {
+  switch (path.kind) {
+    case 'root':
+      return plainCollection(caller, rootHref, 'workspace-booking', async () => [await resolveNode(caller, { kind: 'principals' }), await resolveNode(caller, { kind: 'calendars' })]);
+    case 'principals': {
+      const node = plainCollection(caller, principalsHref, 'Principals', async () => [
+        await resolveNode(caller, { kind: 'principal-collection', owners: 'user' }),
+        await resolveNode(caller, { kind: 'principal-collection', owners: 'resource' }),
+      ]);
+      return { ...node, properties: new Map([...node.properties, ...propertiesOf(reports([dav, 'principal-property-search']))]) };
+    }
+    case 'principal-collection':
+      return path.owners === 'user'
+        ? plainCollection(caller, hrefOf(path), 'Users', async () => [userPrincipal(caller)])
+        : plainCollection(caller, hrefOf(path), 'Resources', async () => (await visibleResources(caller)).map((r) => resourcePrincipal(caller, r)));
+    case 'principal':
+      if (path.owner.kind === 'user') {
+        if (path.owner.user !== caller.user) throw notFound('principal');
+        return userPrincipal(caller);
+      }
+      return resourcePrincipal(caller, await visibleResource(caller, path.owner.resourceId));
+    case 'calendars':
+      return plainCollection(caller, hrefOf(path), 'Calendars', async () => [await homeNode(caller, userOwner(caller))]);
+    case 'home-collection':
+      return plainCollection(caller, hrefOf(path), path.owners === 'user' ? 'Users' : 'Resources', async () =>
+        path.owners === 'user' ? [await homeNode(caller, userOwner(caller))] : Promise.all((await visibleResources(caller)).map((r) => homeNode(caller, { kind: 'resource', resourceId: r.id }))),
+      );
+    case 'home':
+      return homeNode(caller, path.owner);
+    case 'calendar': {
+      const { calendar, resource } = await calendarOf(caller, path.owner, path.calendar);
+      return calendarNode(caller, calendar, resource);
+    }
+    case 'object': {
+      const { calendar } = await calendarOf(caller, path.owner, path.calendar);
+      const object = await findObject(caller, calendar, path.object);
+      if (!object) throw notFound('calendar object');
+      return objectNode(calendar, object);
+    }
+  }
+}
+
+/** One object of a calendar by its name `{bookingId}.ics`, null when the calendar does not hold it. */
+export async function findObject(caller: DavCaller, calendar: DavCalendar, name: string): Promise<CalendarObject | null> {
+  const id = bookingIdOfObject(name);
+  if (!id || !calendar.holdsBookings) return null;
+  const [row] = await findCalendarObjectsById(caller.db, calendar.scope, [id]);
+  return row ? calendarObjectOf(caller, row, calendar.calendarResourceId) : null;
+}
+
+/** The calendar a path names (for GET and REPORTs), its objects' own calendar for an object. */
+export async function resolveCalendar(caller: DavCaller, owner: DavOwner, name: string): Promise<DavCalendar> {
+  return (await calendarOf(caller, owner, name)).calendar;
+}
