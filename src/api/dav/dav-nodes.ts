@@ -178,27 +178,40 @@ function calendarNode(caller: DavCaller, calendar: DavCalendar, resource: Resour
 /** The scope of a user's bookings/: its own bookings, in its workspace (LV1 without one: in all). */
 const ownBookings = (caller: DavCaller): CalendarScope => ({ kind: 'booker', sub: caller.principal.sub, workspace: caller.principal.workspace });
 
-/** The calendar a path names, with the resource it belongs to; 404 for what does not exist, 403 for another user's. */
-async function calendarOf(caller: DavCaller, owner: DavOwner, name: string): Promise<{ calendar: DavCalendar; resource: ResourcePrincipal | null }> {
+/** A calendar of a home whose owner is checked already. */
+function calendarFor(caller: DavCaller, owner: DavOwner, name: string, resource: ResourcePrincipal | null): DavCalendar {
+  if (owner.kind === 'user') return { scope: ownBookings(caller), owner, name, holdsBookings: name === 'bookings' };
+  return { scope: { kind: 'resource', resourceId: owner.resourceId }, owner, name, calendarResourceId: resource?.id ?? owner.resourceId, holdsBookings: true };
+}
+
+/** The owner of a home as the caller may see it: 403 for another user, 404 for a resource it does not see (with the resource). */
+async function checkedOwner(caller: DavCaller, owner: DavOwner): Promise<{ owner: DavOwner; resource: ResourcePrincipal | null }> {
   if (owner.kind === 'user') {
     if (owner.user !== caller.user) throw needPrivileges("another user's calendars are not readable");
-    if (!(userCalendars as readonly string[]).includes(name)) throw notFound('calendar');
-    return { calendar: { scope: ownBookings(caller), owner, name, holdsBookings: name === 'bookings' }, resource: null };
+    return { owner, resource: null };
   }
   const resource = await visibleResource(caller, owner.resourceId);
-  if (!(resourceCalendars as readonly string[]).includes(name)) throw notFound('calendar');
-  const canonical: DavOwner = { kind: 'resource', resourceId: resource.id };
-  return { calendar: { scope: { kind: 'resource', resourceId: resource.id }, owner: canonical, name, calendarResourceId: resource.id, holdsBookings: true }, resource };
+  return { owner: { kind: 'resource', resourceId: resource.id }, resource };
+}
+
+const calendarNames = (owner: DavOwner): readonly string[] => (owner.kind === 'user' ? userCalendars : resourceCalendars);
+
+/** The calendar a path names, with the resource it belongs to; 404 for what does not exist, 403 for another user's. */
+async function calendarOf(caller: DavCaller, owner: DavOwner, name: string): Promise<{ calendar: DavCalendar; resource: ResourcePrincipal | null }> {
+  const checked = await checkedOwner(caller, owner);
+  if (!calendarNames(checked.owner).includes(name)) throw notFound('calendar');
+  return { calendar: calendarFor(caller, checked.owner, name, checked.resource), resource: checked.resource };
+}
+
+function homeNodeFor(caller: DavCaller, owner: DavOwner, resource: ResourcePrincipal | null): DavNode {
+  return plainCollection(caller, homeHref(owner), resource?.name ?? 'Calendars', async () =>
+    calendarNames(owner).map((name) => calendarNode(caller, calendarFor(caller, owner, name, resource), resource)),
+  );
 }
 
 async function homeNode(caller: DavCaller, owner: DavOwner): Promise<DavNode> {
-  const names = owner.kind === 'user' ? userCalendars : resourceCalendars;
-  // Resolving the first calendar checks the owner: 403 for another user, 404 for an unseen resource.
-  const first = await calendarOf(caller, owner, names[0]);
-  const home = plainCollection(caller, homeHref(first.calendar.owner), first.resource?.name ?? 'Calendars', async () =>
-    Promise.all(names.map(async (name) => (name === names[0] ? calendarNode(caller, first.calendar, first.resource) : calendarNode(caller, (await calendarOf(caller, owner, name)).calendar, first.resource)))),
-  );
-  return home;
+  const checked = await checkedOwner(caller, owner);
+  return homeNodeFor(caller, checked.owner, checked.resource);
 }
 
 /** The resource `path` names, as the caller may see it: 404 when it does not exist or is not the caller's to see. */
@@ -227,7 +240,7 @@ export async function resolveNode(caller: DavCaller, path: DavPath): Promise<Dav
       return plainCollection(caller, hrefOf(path), 'Calendars', async () => [await homeNode(caller, userOwner(caller))]);
     case 'home-collection':
       return plainCollection(caller, hrefOf(path), path.owners === 'user' ? 'Users' : 'Resources', async () =>
-        path.owners === 'user' ? [await homeNode(caller, userOwner(caller))] : Promise.all((await visibleResources(caller)).map((r) => homeNode(caller, { kind: 'resource', resourceId: r.id }))),
+        path.owners === 'user' ? [await homeNode(caller, userOwner(caller))] : (await visibleResources(caller)).map((r) => homeNodeFor(caller, { kind: 'resource', resourceId: r.id }, r)),
       );
     case 'home':
       return homeNode(caller, path.owner);

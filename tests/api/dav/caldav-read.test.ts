@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import ICAL from 'ical.js';
+import { completeBooking, markNoShow } from '../../../src/commands/booking/system-moves.js';
 import { seedZone } from '../../support/device-records.js';
 import { mintToken } from '../../support/test-keys.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
@@ -235,6 +236,22 @@ describe('CalDAV read side (contract §25)', function () {
       expect(third.members).to.deep.equal([]);
       expect(third.syncToken).to.equal(second.syncToken);
       ids.splice(2, 1, created);
+    });
+
+    it("shows the workers' moves (no-show, completion) as removed objects", async () => {
+      const noShow = await create(bob, '2027-03-01T09:00:00Z', '2027-03-01T09:30:00Z', 'Never came');
+      const completed = await create(bob, '2027-03-01T10:00:00Z', '2027-03-01T10:30:00Z', 'Came and went');
+      const before = await davRequest(server, 'REPORT', roomCalendar(), { depth: '1', token: admin, body: syncBody() });
+      expect(before.members.map((m) => m.href)).to.include.members([noShow, completed].map((id) => `${roomCalendar()}${id}.ics`));
+      setClock(server, '2027-03-01T11:00:00Z');
+      await markNoShow(server.services, noShow);
+      await completeBooking(server.services, completed);
+      setClock(server, '2027-03-01T08:00:00Z');
+      const after = await davRequest(server, 'REPORT', roomCalendar(), { depth: '1', token: admin, body: syncBody(before.syncToken) });
+      expect(after.members.map((m) => [m.href, m.status])).to.have.deep.members([
+        [`${roomCalendar()}${noShow}.ics`, 'HTTP/1.1 404 Not Found'],
+        [`${roomCalendar()}${completed}.ics`, 'HTTP/1.1 404 Not Found'],
+      ]);
     });
 
     it('refuses a sync token it never gave with 403 DAV:valid-sync-token', async () => {
