@@ -49,8 +49,8 @@ describe('fuzzing /dav/ (contract §25): no 5xx, every refusal in its shape, eve
 
   before(async () => {
     server = await startTestServer();
-    setClock(server, '2027-03-01T08:00:00Z');
     room = await registerZone(server, 'fuzz-dav-room');
+    setClock(server, '2027-03-01T08:00:00Z');
     const created = await server.request('POST', '/booking/v1/bookings', { body: bookingBody('fuzz-dav-room', '2027-03-02T09:00:00Z', '2027-03-02T10:00:00Z') });
     booking = created.body.id;
   });

@@ -32,8 +32,8 @@ describe('CalDAV clients: python3-caldav and tsdav (contract §25)', function ()
   before(async () => {
     server = await startTestServer();
     token = server.token({ level: 'LV4', sub: 'carol', email: 'carol@example.com' });
-    setClock(server, '2027-03-01T08:00:00Z');
     room = await registerZone(server, 'room-clients');
+    setClock(server, '2027-03-01T08:00:00Z');
     ids.push(await create('2027-03-02T09:00:00Z', '2027-03-02T10:00:00Z', 'Standup'));
     ids.push(await create('2027-03-15T13:00:00Z', '2027-03-15T14:00:00Z', 'Review'));
     ids.push(await create('2027-04-15T13:00:00Z', '2027-04-15T14:00:00Z', 'Next month'));

@@ -53,7 +53,6 @@ describe('CalDAV read side (contract §25)', function () {
     alice = server.token({ level: 'LV4', sub: 'alice', email: 'alice@example.com' });
     bob = server.token({ level: 'LV4', sub: 'bob', email: 'bob@example.com' });
     admin = server.token({ level: 'LV2', sub: 'admin' });
-    setClock(server, '2027-03-01T08:00:00Z');
     room = await registerZone(server, 'room-a', { capacity: 8 });
     otherRoom = await registerZone(server, 'room-b');
     inactive = await registerZone(server, 'room-closed');
@@ -63,6 +62,7 @@ describe('CalDAV read side (contract §25)', function () {
     const foreign = await server.request('POST', '/booking/v1/resources', { body: { resourceType: 'zone', resourceId: 'room-foreign' }, token: mintToken({ workspace: foreignWorkspace }) });
     expect(foreign.status).to.equal(201);
     foreignRoom = foreign.body.id;
+    setClock(server, '2027-03-01T08:00:00Z');
     ids.push(await create(alice, '2027-03-02T09:00:00Z', '2027-03-02T10:00:00Z', 'Alice plans'));
     ids.push(await create(bob, '2027-03-03T09:00:00Z', '2027-03-03T10:00:00Z', 'Bob reviews'));
     ids.push(await create(alice, '2027-03-20T14:00:00Z', '2027-03-20T15:30:00Z', 'Alice again'));

@@ -16,6 +16,9 @@ describe('CalDAV sync-collection and late commits (contract §25)', function () 
   let session: pg.Client;
 
   before(async function () {
+    // Followers of the log wait below an open service transaction (the same horizon), so the REST
+    // write in the middle would wait for this one: the slow writer here stands for them instead.
+    if (process.env.PROJECTIONS === 'async') this.skip();
     server = await startTestServer();
     if (!server.database.isServer) {
       await server.stop();
@@ -29,8 +32,8 @@ describe('CalDAV sync-collection and late commits (contract §25)', function () 
   });
 
   it('reports a row committed late by a slower transaction in the next sync', async () => {
-    setClock(server, '2027-05-01T08:00:00Z');
     const room = await registerZone(server, 'room-late');
+    setClock(server, '2027-05-01T08:00:00Z');
     const calendar = `/dav/calendars/resources/${room}/bookings/`;
     const create = async (start: string, end: string) => {
       const res = await server.request('POST', '/booking/v1/bookings', { body: bookingBody('room-late', start, end) });
