@@ -11,6 +11,8 @@ export function foldContentLines(text: string): string {
 }
 
 function foldLine(line: string): string {
+  // Most lines fit: at most 75 UTF-16 units of which none is multi-octet, or 25 of any.
+  if (line.length <= 25 || (line.length <= 75 && /^[\x00-\x7f]*$/.test(line))) return `${line}\r\n`;
   let folded = '';
   let room = 75;
   let width = 0;
