@@ -47,8 +47,13 @@ def main():
         objects = calendar.objects_by_sync_token(load_objects=True)
         print(json.dumps({"token": objects.sync_token, "ids": sorted(booking_id(o) for o in objects)}))
     elif phase == "sync-next":
-        changes = calendar.objects_by_sync_token(sync_token=sys.argv[5], load_objects=False)
-        print(json.dumps({"token": changes.sync_token, "urls": sorted(str(o.url) for o in changes)}))
+        # Loading each object reported: a removed one answers its GET with 404 and stays without data.
+        changes = calendar.objects_by_sync_token(sync_token=sys.argv[5], load_objects=True)
+        print(json.dumps({
+            "token": changes.sync_token,
+            "changed": sorted(str(o.url) for o in changes if o.data),
+            "removed": sorted(str(o.url) for o in changes if not o.data),
+        }))
 
 
 main()
