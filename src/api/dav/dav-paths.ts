@@ -28,7 +28,6 @@ export type DavPath =
 /** The calendars a home holds. */
 export const userCalendars = ['bookings', 'inbox', 'outbox'] as const;
 export const resourceCalendars = ['bookings'] as const;
-export type CalendarName = (typeof userCalendars)[number];
 
 const ownerKinds: Record<string, DavOwner['kind']> = { users: 'user', resources: 'resource' };
 const ownerSegment: Record<DavOwner['kind'], string> = { user: 'users', resource: 'resources' };

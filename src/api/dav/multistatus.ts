@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { clark, dav, prefixes } from './xml-names.js';
+import { dav, prefixes } from './xml-names.js';
 
 /** An element of an answer: text children are escaped when written. */
 export type XmlNode = { ns: string; name: string; attributes?: Record<string, string>; children?: readonly (XmlNode | string)[] };
@@ -51,9 +51,6 @@ export type DavResponse = { href: string; propstats: readonly PropStat[] } | { h
 
 const statusLine = (status: number) => `HTTP/1.1 ${status} ${({ 200: 'OK', 403: 'Forbidden', 404: 'Not Found', 507: 'Insufficient Storage' } as Record<number, string>)[status] ?? ''}`.trimEnd();
 
-/** A request's property names, as empty elements of a 404 propstat. */
-export const emptyProperty = (key: { ns: string; name: string }) => element(key.ns, key.name);
-
 function responseNode(response: DavResponse): XmlNode {
   const href = element(dav, 'href', [response.href]);
   if ('status' in response) return element(dav, 'response', [href, element(dav, 'status', [statusLine(response.status)])]);
@@ -75,6 +72,3 @@ export const xmlContentType = 'application/xml; charset=utf-8';
 export function sendMultistatus(res: Response, responses: readonly DavResponse[], syncToken?: string): void {
   res.status(207).set('Content-Type', xmlContentType).send(multistatusText(responses, syncToken));
 }
-
-/** The key of a node, to match requested properties. */
-export const keyOf = (node: { ns: string; name: string }) => clark(node.ns, node.name);
