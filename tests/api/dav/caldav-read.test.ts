@@ -137,6 +137,14 @@ describe('CalDAV read side (contract §25)', function () {
       expect(prop(a, WB, 'capacity')!.text).to.equal('8');
     });
 
+    it('lists the homes of the same resources under /dav/calendars/resources/', async () => {
+      const res = await davRequest(server, 'PROPFIND', '/dav/calendars/resources/', { depth: '1', token: alice, body: propfindBody('<d:displayname/>') });
+      expect(res.status).to.equal(207);
+      const homes = res.members.filter((m) => m.href !== '/dav/calendars/resources/');
+      expect(homes.map((m) => m.href)).to.include.members([room, otherRoom].map((id) => `/dav/calendars/resources/${id}/`));
+      expect(homes.map((m) => m.href).filter((href) => href.includes(foreignRoom) || href.includes(inactive))).to.deep.equal([]);
+    });
+
     it("never shows another workspace's room, nor an inactive one", async () => {
       for (const id of [foreignRoom, inactive]) {
         expect((await davRequest(server, 'PROPFIND', `/dav/principals/resources/${id}/`, { depth: '0', token: alice })).status).to.equal(404);
