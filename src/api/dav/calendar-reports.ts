@@ -4,7 +4,8 @@ import { readSyncToken, syncTokenText } from '../../domain/calendar/sync-token.j
 import { findCalendarChanges, findCalendarObjects, findCalendarObjectsById, findSyncPosition } from '../../projections/calendar/calendar-objects.js';
 import { calendarObjectOf } from './calendar-object-answer.js';
 import type { DavCaller } from './dav-caller.js';
-import { calendarDaysAround, listedObjects, maxListed, objectNode, tooMany, type DavCalendar } from './dav-nodes.js';
+import { calendarDaysAround, maxListed, tooMany, type DavCalendar } from './dav-node.js';
+import { listedObjects, objectNode } from './dav-nodes.js';
 import { bookingIdOfObject, davPathOfHref, objectHref } from './dav-paths.js';
 import { invalidSyncToken } from './dav-precondition.js';
 import type { DavResponse } from './multistatus.js';

@@ -1,127 +1,17 @@
-import { canSeeWorkspace } from '../../domain/access/principal.js';
 import { notFound } from '../../domain/domain-error.js';
 import { timeZoneCalendarText } from '../../domain/calendar/time-zone-component.js';
 import { syncTokenText } from '../../domain/calendar/sync-token.js';
 import { findCalendarObjects, findCalendarObjectsById, findSyncPosition, type CalendarScope } from '../../projections/calendar/calendar-objects.js';
-import { findResourcePrincipal, listResourcePrincipals, type ResourcePrincipal } from '../../projections/calendar/resource-principals.js';
+import type { ResourcePrincipal } from '../../projections/calendar/resource-principals.js';
 import { calendarObjectOf, type CalendarObject } from './calendar-object-answer.js';
 import type { DavCaller } from './dav-caller.js';
-import {
-  bookingIdOfObject,
-  calendarHref,
-  homeHref,
-  hrefOf,
-  objectHref,
-  principalCollectionHref,
-  principalHref,
-  principalsHref,
-  resourceCalendars,
-  rootHref,
-  userCalendars,
-  type DavOwner,
-  type DavPath,
-} from './dav-paths.js';
-import { DavPreconditionError, needPrivileges } from './dav-precondition.js';
-import { hrefs, property, propertiesOf, type DavProperties } from './dav-property.js';
+import { calendarDaysAround, collection, common, maxListed, plainCollection, reports, tooMany, userOwner, type DavCalendar, type DavNode } from './dav-node.js';
+import { bookingIdOfObject, calendarHref, homeHref, hrefOf, objectHref, principalHref, principalsHref, resourceCalendars, rootHref, userCalendars, type DavOwner, type DavPath } from './dav-paths.js';
+import { needPrivileges } from './dav-precondition.js';
+import { hrefs, property, propertiesOf } from './dav-property.js';
 import { element } from './multistatus.js';
-import { caldav, calendarServer, dav, workspaceBooking } from './xml-names.js';
-
-/** A resource under /dav/: its href, its properties, and for a collection its members (Depth 1). */
-export type DavNode = { href: string; properties: DavProperties; members?: () => Promise<DavNode[]>; calendar?: DavCalendar };
-
-/** What a calendar collection reads its objects from. */
-export type DavCalendar = { scope: CalendarScope; owner: DavOwner; name: string; calendarResourceId?: string; holdsBookings: boolean };
-
-/** Contract §25: beyond this many principals or objects in one answer, 507. */
-export const maxListed = 10_000;
-
-/** Contract §25: a calendar lists the bookings ending at most this many days ago (and without a time range, calendar-query reads as far ahead). */
-export const calendarDaysAround = 180;
-
-export const tooMany = (what: string) =>
-  new DavPreconditionError(507, { ns: dav, name: 'number-of-matches-within-limits' }, `more than ${maxListed} ${what}: narrow the request (a time range, a search)`);
-
-const collection = () => element(dav, 'collection');
-const userOwner = (caller: DavCaller): DavOwner => ({ kind: 'user', user: caller.user });
-
-/** Properties every resource answers: who the caller is, and what it may do here. */
-function common(caller: DavCaller, privileges: string[] = ['read']) {
-  return [
-    property(dav, 'current-user-principal', () => hrefs(principalHref(userOwner(caller)))),
-    property(dav, 'principal-collection-set', () => hrefs(principalCollectionHref('user'), principalCollectionHref('resource')), false),
-    property(dav, 'current-user-privilege-set', () => privileges.map((p) => element(dav, 'privilege', [p === 'read-free-busy' ? element(caldav, p) : element(dav, p)])), false),
-  ];
-}
-
-const reports = (...names: [string, string][]) =>
-  property(dav, 'supported-report-set', () => names.map(([ns, name]) => element(dav, 'supported-report', [element(dav, 'report', [element(ns, name)])])), false);
-
-function plainCollection(caller: DavCaller, href: string, displayname: string, members?: () => Promise<DavNode[]>): DavNode {
-  return {
-    href,
-    properties: propertiesOf(...common(caller), property(dav, 'resourcetype', () => [collection()]), property(dav, 'displayname', () => [displayname])),
-    members,
-  };
-}
-
-function userPrincipal(caller: DavCaller): DavNode {
-  const owner = userOwner(caller);
-  const { email, sub } = caller.principal;
-  return {
-    href: principalHref(owner),
-    properties: propertiesOf(
-      ...common(caller),
-      property(dav, 'resourcetype', () => [collection(), element(dav, 'principal')]),
-      property(dav, 'displayname', () => [email ?? sub]),
-      property(dav, 'principal-URL', () => hrefs(principalHref(owner))),
-      property(caldav, 'calendar-home-set', () => hrefs(homeHref(owner))),
-      property(caldav, 'schedule-inbox-URL', () => hrefs(calendarHref(owner, 'inbox'))),
-      property(caldav, 'schedule-outbox-URL', () => hrefs(calendarHref(owner, 'outbox'))),
-      property(caldav, 'calendar-user-address-set', () => hrefs(...(email ? [`mailto:${email}`] : []), principalHref(owner))),
-      property(caldav, 'calendar-user-type', () => ['INDIVIDUAL']),
-    ),
-  };
-}
-
-/** The addresses a resource answers to (contract §25). */
-export const resourceAddresses = (resource: ResourcePrincipal, domain: string) => [`mailto:${resource.id}@${domain}`, `urn:uuid:${resource.id}`];
-
-/** ROOM for a zone, RESOURCE for a device (RFC 5545 CUTYPE). */
-export const calendarUserTypeOf = (resource: ResourcePrincipal) => (resource.resourceType === 'zone' ? 'ROOM' : 'RESOURCE');
-
-export function resourcePrincipal(caller: DavCaller, resource: ResourcePrincipal): DavNode {
-  const owner: DavOwner = { kind: 'resource', resourceId: resource.id };
-  return {
-    href: principalHref(owner),
-    properties: propertiesOf(
-      ...common(caller, ['read', 'read-free-busy']),
-      property(dav, 'resourcetype', () => [collection(), element(dav, 'principal')]),
-      property(dav, 'displayname', () => [resource.name]),
-      property(dav, 'principal-URL', () => hrefs(principalHref(owner))),
-      property(caldav, 'calendar-user-type', () => [calendarUserTypeOf(resource)]),
-      property(caldav, 'calendar-user-address-set', () => hrefs(...resourceAddresses(resource, caller.addressDomain))),
-      property(caldav, 'calendar-home-set', () => hrefs(homeHref(owner))),
-      property(workspaceBooking, 'units', () => [String(resource.units)]),
-      property(workspaceBooking, 'capacity', () => (resource.capacity === null ? [] : [String(resource.capacity)])),
-    ),
-  };
-}
-
-/** The resources the caller sees (§2: its workspace; LV1 without one: all), 507 beyond maxListed. */
-export async function visibleResources(caller: DavCaller): Promise<ResourcePrincipal[]> {
-  const { principal } = caller;
-  const workspace = principal.level === 1 && principal.workspace === null ? null : principal.workspace;
-  if (workspace === null && principal.level !== 1) return [];
-  const resources = await listResourcePrincipals(caller.db, workspace, maxListed + 1);
-  if (resources.length > maxListed) throw tooMany('resources');
-  return resources;
-}
-
-async function visibleResource(caller: DavCaller, id: string): Promise<ResourcePrincipal> {
-  const resource = await findResourcePrincipal(caller.db, id);
-  if (!resource || !canSeeWorkspace(caller.principal, resource.workspace)) throw notFound('resource');
-  return resource;
-}
+import { resourcePrincipal, userPrincipal, visibleResource, visibleResources } from './principal-nodes.js';
+import { caldav, calendarServer, dav } from './xml-names.js';
 
 /** A calendar's objects as listed (PROPFIND Depth 1, a first sync): the bookings ending at most 180 days ago, 507 beyond maxListed. */
 export async function listedObjects(caller: DavCaller, calendar: DavCalendar): Promise<CalendarObject[]> {

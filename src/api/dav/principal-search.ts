@@ -1,6 +1,6 @@
 import type { ResourcePrincipal } from '../../projections/calendar/resource-principals.js';
 import type { DavCaller } from './dav-caller.js';
-import { calendarUserTypeOf, resourceAddresses, resourcePrincipal, visibleResources } from './dav-nodes.js';
+import { calendarUserTypeOf, resourceAddresses, resourcePrincipal, visibleResources } from './principal-nodes.js';
 import type { DavResponse } from './multistatus.js';
 import { propRequestOf, propstatsOf } from './propfind.js';
 import { childNamed, childrenNamed, type XmlElement } from './xml-request.js';

@@ -1,5 +1,5 @@
 import { invalidRequest } from '../../domain/domain-error.js';
-import type { DavNode } from './dav-nodes.js';
+import type { DavNode } from './dav-node.js';
 import { propertyElement } from './dav-property.js';
 import { element, type DavResponse, type PropStat, type XmlNode } from './multistatus.js';
 import { childNamed, type XmlElement } from './xml-request.js';
