@@ -21,7 +21,7 @@ import { webhooksRouter } from './booking/webhooks-router.js';
 import { blackoutsRouter } from './booking/blackouts-router.js';
 import { bundlesRouter } from './booking/bundles-router.js';
 import { catalogRouter } from './catalog/catalog-router.js';
-import { davAuthentication } from './dav/dav-authentication.js';
+import { davRouter, wellKnownCaldav } from './dav/dav-router.js';
 import { closeConnectionsWhileDraining, type Draining } from './draining.js';
 import { healthRouter } from './health-router.js';
 import { jsonBodyParser } from './json-body-parser.js';
@@ -63,9 +63,9 @@ export function createApp(services: Services, draining?: Draining): Express {
   app.use(requestLogging(app, services.logger));
   app.use(stampConsistencyTokens(services));
 
-  // CalDAV (contract §25): signed in by bearer or calendar password before any body is read, and
-  // limited per username or sub like every other client (§18).
-  app.use('/dav', davAuthentication(services), limitRate(services));
+  // CalDAV (contract §25): XML bodies, read by its own router before the JSON parser and the validators.
+  app.use(wellKnownCaldav());
+  app.use('/dav', davRouter(services));
 
   // One JSON parser for every area; multipart uploads are streamed by their own route.
   app.use(jsonBodyParser());

@@ -206,9 +206,9 @@ export function loadConfig(env: Env = process.env): Config {
     retentionDays: integer(env, 'RETENTION_DAYS', 730),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
     calendarPasswordDays: integer(env, 'CALENDAR_PASSWORD_DAYS', 365, 1),
+    caldavAddressDomain: env.CALDAV_ADDRESS_DOMAIN || 'resources.invalid',
     publisherTokenSecret: publisherTokenSecretOf(env),
     storageBucket: env.STORAGE_BUCKET || undefined,
     oauth: oauthConfigOf(env),
-    caldavAddressDomain: env.CALDAV_ADDRESS_DOMAIN || 'resources.invalid',
   };
 }

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import type { Blackout } from '../../../src/domain/blackout/blackout.js';
 import type { Booking, BookingStatus } from '../../../src/domain/booking/booking.js';
-import { createRefusal, type CreateBookingState } from '../../../src/domain/booking/create-refusal.js';
+import { placementRefusal, type PlacementState } from '../../../src/domain/placement/placement-refusal.js';
 import type { DomainError } from '../../../src/domain/domain-error.js';
 import { freeBusy, type FreeBusyPeriod, type FreeBusyType } from '../../../src/domain/placement/free-busy.js';
 import type { Availability } from '../../../src/domain/resource/resource.js';
@@ -50,7 +50,7 @@ const touches = (periods: readonly FreeBusyPeriod[], types: readonly FreeBusyTyp
 const hoursOrBlackout = (refusal: DomainError | null) => refusal?.code === 'policy_violation' && ['availability', 'blackout'].includes(refusal.details.policy!);
 
 /**
- * Free/busy against the create's own decision (createRefusal), for random rooms and pools with
+ * Free/busy against the create's own decision (placementRefusal), for random rooms and pools with
  * buffers (the resource's now, and others held by older bookings), pending and confirmed bookings,
  * hours and blackouts: a one-unit create of a period is accepted exactly when the period is free;
  * one touching BUSY-UNAVAILABLE is refused with 422 (hours or blackout); one touching BUSY or
@@ -95,12 +95,12 @@ describe('free/busy and the create agree (property)', () => {
           const next = periods[i + 1];
           if (next) expect(next.startMs >= p.endMs && !(next.startMs === p.endMs && next.type === p.type), 'disjoint, in order, merged').to.equal(true);
         }
-        const state = (held: readonly Booking[]): CreateBookingState => ({ resource: room, overlapping: held, activeBookingsOfBooker: 0, quotas: [], blackouts });
+        const state = (held: readonly Booking[]): PlacementState => ({ resource: room, overlapping: held, activeBookingsOfBooker: 0, quotas: [], blackouts });
         const confirmedOnly = bookings.filter((b) => b.status !== 'pending');
         for (const probe of world.probes) {
           const startTime = atStep(probe.start);
           const endTime = atStep(Math.min(steps, probe.start + probe.length));
-          const refusal = createRefusal({ startTime, endTime, units: 1 }, state(bookings), admin, now);
+          const refusal = placementRefusal({ startTime, endTime, units: 1 }, state(bookings), admin, now);
           const said = `${startTime}–${endTime}: ${refusal ? `${refusal.code} ${refusal.details.policy ?? ''}` : 'accepted'} in ${JSON.stringify(periods.map((p) => [p.type, new Date(p.startMs), new Date(p.endMs)]))}`;
           if (touches(periods, ['BUSY-UNAVAILABLE'], startTime, endTime)) {
             expect(hoursOrBlackout(refusal), said).to.equal(true);
@@ -110,7 +110,7 @@ describe('free/busy and the create agree (property)', () => {
               expect(touches(unavailableOnly, ['BUSY-UNAVAILABLE'], startTime, endTime), said).to.equal(true);
             }
             // BUSY is the confirmed bookings' alone: without the pending ones, a create there still conflicts, and only there.
-            const withoutPending = createRefusal({ startTime, endTime, units: 1 }, state(confirmedOnly), admin, now);
+            const withoutPending = placementRefusal({ startTime, endTime, units: 1 }, state(confirmedOnly), admin, now);
             if (!hoursOrBlackout(withoutPending)) expect(withoutPending?.code === 'booking_conflict', said).to.equal(touches(periods, ['BUSY'], startTime, endTime));
           } else {
             expect(refusal, said).to.equal(null);

@@ -1,0 +1,12 @@
+import { createHash } from 'node:crypto';
+import { calendarObjectText } from '../../domain/calendar/calendar-object.js';
+import type { CalendarObjectRow } from '../../projections/calendar/calendar-objects.js';
+import type { DavCaller } from './dav-caller.js';
+
+/** A calendar object as served: its text and strong entity tag (a digest of the text: it changes exactly when the text does). */
+export type CalendarObject = { bookingId: string; text: string; etag: string };
+
+export function calendarObjectOf(caller: DavCaller, row: CalendarObjectRow, calendarResourceId: string | undefined): CalendarObject {
+  const text = calendarObjectText({ booking: row.booking, location: row.location, viewer: caller.principal, calendarResourceId });
+  return { bookingId: row.booking.id, text, etag: `"${createHash('sha256').update(text).digest('base64url')}"` };
+}
