@@ -104,10 +104,11 @@ async function ensureBooking(call: Call, titles: Map<string, string>, resourceId
   return created.id as string;
 }
 
-async function ensureRecord(call: Call, kind: string, filter: string, body: Record<string, unknown>): Promise<any> {
-  const list = expectStatus(await call('GET', `/catalog/v1/${kind}?filter=${encodeURIComponent(filter)}`), [200], kind);
+async function ensureRecord(call: Call, kind: string, filters: string[], body: Record<string, unknown>): Promise<any> {
+  const query = filters.map((filter) => `filter=${encodeURIComponent(filter)}`).join('&');
+  const list = expectStatus(await call('GET', `/catalog/v1/${kind}?${query}`), [200], kind);
   if (list.data.length > 0) return list.data[0];
-  const created = expectStatus(await call('POST', `/catalog/v1/${kind}`, body), [201], `${kind} ${filter}`);
+  const created = expectStatus(await call('POST', `/catalog/v1/${kind}`, body), [201], `${kind} ${filters.join(', ')}`);
   console.error(`  ${kind.replace(/s$/, '')} ${created.id}`);
   return created;
 }
@@ -233,10 +234,12 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   await ensureHoliday(asAdmin, 5);
   await ensureQuota(asAdmin, focusRoom, 8);
 
-  const publisher = await ensureRecord(asPlatform, 'publishers', 'email||$eq||publisher@demo.example', { email: 'publisher@demo.example', name: 'Demo Apps Ltd', verified: true });
+  const publisher = await ensureRecord(asPlatform, 'publishers', ['email||$eq||publisher@demo.example'], { email: 'publisher@demo.example', name: 'Demo Apps Ltd', verified: true });
   if (!publisher.verified) expectStatus(await asPlatform('PATCH', `/catalog/v1/publishers/${publisher.id}`, { verified: true }), [200], 'verify the publisher');
-  const project = await ensureRecord(asPlatform, 'projects', 'appName||$eq||demo-notes', { appName: 'demo-notes', appVersion: '1.0.0', publisherId: publisher.id, description: 'A note-taking app for meeting rooms' });
-  const application = await ensureRecord(asPlatform, 'applications', 'name||$eq||demo-notes', {
+  const project = await ensureRecord(asPlatform, 'projects', ['appName||$eq||demo-notes', 'appVersion||$eq||1.0.0'], { appName: 'demo-notes', appVersion: '1.0.0', publisherId: publisher.id, description: 'A note-taking app for meeting rooms' });
+  // The next version's project, whose package the publisher uploads in the README's tour (examples/demo-notes.zip).
+  await ensureRecord(asPlatform, 'projects', ['appName||$eq||demo-notes', 'appVersion||$eq||1.1.0'], { appName: 'demo-notes', appVersion: '1.1.0', publisherId: publisher.id, description: 'A note-taking app for meeting rooms' });
+  const application = await ensureRecord(asPlatform, 'applications', ['name||$eq||demo-notes', 'version||$eq||1.0.0'], {
     name: 'demo-notes',
     displayName: 'Demo Notes',
     version: '1.0.0',
