@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { containsStated, extractExamples, statedAnswer } from '../support/doc-examples.js';
+import { containsStated, extractExamples, statedAnswer, untaggedCommandLines } from '../support/doc-examples.js';
 
 describe('the shell examples’ convention (docs/examples.md)', () => {
   const markdown = [
@@ -48,5 +48,10 @@ describe('the shell examples’ convention (docs/examples.md)', () => {
     expect(containsStated(body, { data: { status: 'waiting' } })).to.equal(false);
     expect(containsStated('BEGIN:VCALENDAR\r\nSUMMARY:Writing', 'SUMMARY:Writing')).to.equal(true);
     expect(containsStated('not json', { a: 1 })).to.equal(false);
+  });
+
+  it('finds shell commands written in blocks without a language, which would escape the test', () => {
+    expect(untaggedCommandLines('```\nnpm run replay -- --after 0\n```\n```sh\nnpm test\n```\n```\nRateLimit: "per-sub"\n```')).to.deep.equal([2]);
+    expect(untaggedCommandLines('```\nDB_HOST=127.0.0.1 npm run bench\n```')).to.deep.equal([2]);
   });
 });

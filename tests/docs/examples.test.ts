@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { containsStated, extractExamples, statedAnswer, type DocExample } from '../support/doc-examples.js';
+import { containsStated, extractExamples, statedAnswer, untaggedCommandLines, type DocExample } from '../support/doc-examples.js';
 import { runDocExample, type ExampleRun } from '../support/run-doc-example.js';
 import { runScript } from '../support/run-script.js';
 import { createScratchDatabase, postgresServer, type ScratchDatabase } from '../support/scratch-database.js';
@@ -68,6 +68,9 @@ describe('the shell examples of README.md and docs/ (docs/examples.md)', functio
     const all = examplesByFile.flatMap(({ examples }) => examples);
     expect(all.filter((example) => example.notRun === undefined)).to.have.length.greaterThan(10);
     expect(all.filter((example) => example.notRun === '').map((example) => `${example.file}:${example.line}`)).to.deep.equal([]);
+    // A command in a block without a language would be neither run nor counted.
+    const untagged = documents.flatMap((file) => untaggedCommandLines(readFileSync(file, 'utf8')).map((line) => `${file}:${line}`));
+    expect(untagged, 'shell commands in blocks not marked sh').to.deep.equal([]);
   });
 
   for (const { file, examples } of examplesByFile) {

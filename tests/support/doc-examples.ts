@@ -83,3 +83,19 @@ function holds(actual: unknown, stated: unknown): boolean {
   }
   return Object.is(actual, stated);
 }
+
+/** Lines of untagged blocks that look like shell commands: written so, they would escape the test (1-based lines). */
+export function untaggedCommandLines(markdown: string): number[] {
+  const lines = markdown.split('\n');
+  const found: number[] = [];
+  let inside: string | null = null;
+  lines.forEach((text, i) => {
+    const open = /^\s*```(\S*)\s*$/.exec(text);
+    if (open) {
+      inside = inside === null ? open[1]! : null;
+      return;
+    }
+    if (inside === '' && /^\s*(curl|npm|npx|node|docker|bash)\s|^\s*[A-Z_]+=\S*\s+(npm|npx|node)\s/.test(text)) found.push(i + 1);
+  });
+  return found;
+}
