@@ -72,13 +72,23 @@ async function ensureResource(call: Call, resourceId: string, settings: Record<s
   return created.id as string;
 }
 
-async function bookingTitles(call: Call): Promise<Set<string>> {
-  const titles = new Set<string>();
+/** The demo's bookings by title, with their start: a second run finds what the first made, and on which days. */
+async function bookingTitles(call: Call): Promise<Map<string, string>> {
+  const titles = new Map<string, string>();
   for (let page = 1; ; page++) {
     const list = expectStatus(await call('GET', `/booking/v1/bookings?limit=100&page=${page}`), [200], 'bookings');
-    for (const booking of list.data as { title: string }[]) titles.add(booking.title);
+    for (const booking of list.data as { title: string; startTime: string }[]) titles.set(booking.title, booking.startTime);
     if (page >= (list.pageCount ?? 1)) return titles;
   }
+}
+
+/** The bookings that give the demo its days 1 to 4, the days the README's tour names DAY1 … DAY4. */
+const dayBookings = ['Demo: focus time', 'Demo: quarterly review', 'Demo: town hall (whole hall)', 'Demo: board meeting with video'];
+
+/** Day n of the demo: the local date of its booking when a run made it (a second run keeps the first run's days), else n working days ahead. */
+function demoDay(titles: Map<string, string>, n: number): Temporal.PlainDate {
+  const start = titles.get(dayBookings[n - 1]!);
+  return start ? Temporal.Instant.from(start).toZonedDateTimeISO(timeZone).toPlainDate() : workingDay(n, '00:00').toPlainDate();
 }
 
 /** The working day `ahead` working days after today, at `time` in the demo time zone. */
@@ -86,7 +96,7 @@ function workingDay(ahead: number, time: string, days: readonly number[] = worki
   return dayAhead(Temporal.Now.plainDateISO(timeZone), ahead, days).toZonedDateTime({ timeZone, plainTime: Temporal.PlainTime.from(time) });
 }
 
-async function ensureBooking(call: Call, titles: Set<string>, resourceId: string, title: string, day: number, from: string, to: string, units = 1): Promise<string | undefined> {
+async function ensureBooking(call: Call, titles: Map<string, string>, resourceId: string, title: string, day: number, from: string, to: string, units = 1): Promise<string | undefined> {
   if (titles.has(title)) return undefined;
   const body = { resourceType: 'zone', resourceId, title, startTime: workingDay(day, from).toString({ timeZoneName: 'never' }), endTime: workingDay(day, to).toString({ timeZoneName: 'never' }), units };
   const created = expectStatus(await call('POST', '/booking/v1/bookings', body), [201], `booking "${title}"`);
@@ -94,10 +104,11 @@ async function ensureBooking(call: Call, titles: Set<string>, resourceId: string
   return created.id as string;
 }
 
-async function ensureRecord(call: Call, kind: string, filter: string, body: Record<string, unknown>): Promise<any> {
-  const list = expectStatus(await call('GET', `/catalog/v1/${kind}?filter=${encodeURIComponent(filter)}`), [200], kind);
+async function ensureRecord(call: Call, kind: string, filters: string[], body: Record<string, unknown>): Promise<any> {
+  const query = filters.map((filter) => `filter=${encodeURIComponent(filter)}`).join('&');
+  const list = expectStatus(await call('GET', `/catalog/v1/${kind}?${query}`), [200], kind);
   if (list.data.length > 0) return list.data[0];
-  const created = expectStatus(await call('POST', `/catalog/v1/${kind}`, body), [201], `${kind} ${filter}`);
+  const created = expectStatus(await call('POST', `/catalog/v1/${kind}`, body), [201], `${kind} ${filters.join(', ')}`);
   console.error(`  ${kind.replace(/s$/, '')} ${created.id}`);
   return created;
 }
@@ -154,7 +165,7 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   await ensureZone(asAdmin, 'demo-hall', 'Hall (both halves)');
   await ensureZone(asAdmin, 'demo-video-kit', 'Video kit');
   const availability = { timeZone, hours: weekdays };
-  await ensureResource(asAdmin, 'demo-board-room', { capacity: 12, availability, bookingPolicy: { maxDurationMinutes: 240, autoConfirm: false, bufferAfterMinutes: 15 } });
+  const boardRoom = await ensureResource(asAdmin, 'demo-board-room', { capacity: 12, availability, bookingPolicy: { maxDurationMinutes: 240, autoConfirm: false, bufferAfterMinutes: 15 } });
   const focusRoom = await ensureResource(asAdmin, 'demo-focus-room', {
     capacity: 2,
     availability,
@@ -174,7 +185,7 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   // A combined room (contract §22): the hall is booked whole or by halves, never both at once.
   const east = await ensureResource(asAdmin, 'demo-hall-east', { capacity: 60, availability });
   const west = await ensureResource(asAdmin, 'demo-hall-west', { capacity: 60, availability });
-  await ensureResource(asAdmin, 'demo-hall', { capacity: 120, availability, parts: [east, west] });
+  const hall = await ensureResource(asAdmin, 'demo-hall', { capacity: 120, availability, parts: [east, west] });
   await ensureResource(asAdmin, 'demo-video-kit', { availability });
 
   const titles = await bookingTitles(asAdmin);
@@ -223,10 +234,12 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   await ensureHoliday(asAdmin, 5);
   await ensureQuota(asAdmin, focusRoom, 8);
 
-  const publisher = await ensureRecord(asPlatform, 'publishers', 'email||$eq||publisher@demo.example', { email: 'publisher@demo.example', name: 'Demo Apps Ltd', verified: true });
+  const publisher = await ensureRecord(asPlatform, 'publishers', ['email||$eq||publisher@demo.example'], { email: 'publisher@demo.example', name: 'Demo Apps Ltd', verified: true });
   if (!publisher.verified) expectStatus(await asPlatform('PATCH', `/catalog/v1/publishers/${publisher.id}`, { verified: true }), [200], 'verify the publisher');
-  const project = await ensureRecord(asPlatform, 'projects', 'appName||$eq||demo-notes', { appName: 'demo-notes', appVersion: '1.0.0', publisherId: publisher.id, description: 'A note-taking app for meeting rooms' });
-  const application = await ensureRecord(asPlatform, 'applications', 'name||$eq||demo-notes', {
+  const project = await ensureRecord(asPlatform, 'projects', ['appName||$eq||demo-notes', 'appVersion||$eq||1.0.0'], { appName: 'demo-notes', appVersion: '1.0.0', publisherId: publisher.id, description: 'A note-taking app for meeting rooms' });
+  // The next version's project, whose package the publisher uploads in the README's tour (examples/demo-notes.zip).
+  await ensureRecord(asPlatform, 'projects', ['appName||$eq||demo-notes', 'appVersion||$eq||1.1.0'], { appName: 'demo-notes', appVersion: '1.1.0', publisherId: publisher.id, description: 'A note-taking app for meeting rooms' });
+  const application = await ensureRecord(asPlatform, 'applications', ['name||$eq||demo-notes', 'version||$eq||1.0.0'], {
     name: 'demo-notes',
     displayName: 'Demo Notes',
     version: '1.0.0',
@@ -241,6 +254,8 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   for (let status = application.status as string; path[status]; status = path[status]!) {
     expectStatus(await asPlatform('PATCH', `/catalog/v1/applications/${application.id}/status`, { status: path[status] }), [200], `application status ${path[status]}`);
   }
+  const days = [1, 2, 3, 4].map((n) => demoDay(titles, n));
+  const at = (n: number, time: string) => days[n - 1]!.toZonedDateTime({ timeZone, plainTime: Temporal.PlainTime.from(time) });
   const publisherToken = mintPublisherToken(config, { id: Number(publisher.id), email: 'publisher@demo.example' });
 
   console.log(`Demo workspace ${workspace} is ready at ${baseUrl}.
@@ -251,21 +266,25 @@ Tokens (12 hours; the publisher's one year):
   export APPROVER_TOKEN=${approver}    # LV4, carol, approver of the project room
   export PUBLISHER_TOKEN=${publisherToken}    # publisher ${publisher.id}
 
+Resources and days of the demo (the README's tour uses them):
+  export BOARD_ROOM=${boardRoom} FOCUS_ROOM=${focusRoom} DESK_AREA=${deskArea} CAR_PARK=${carPark} HALL=${hall} HALL_WEST=${west}
+  export DAY1=${days[0]} DAY2=${days[1]} DAY3=${days[2]} DAY4=${days[3]}    # days of the focus time, the quarterly review, the town hall, the board meeting (Europe/Berlin)
+
 Try:
   curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/bookings'
-  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${focusRoom}/available-slots?date=${workingDay(1, '00:00').toPlainDate()}&slotMinutes=30'
-  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/free-resources?from=${encodeURIComponent(workingDay(2, '10:00').toString({ timeZoneName: 'never' }))}&to=${encodeURIComponent(workingDay(2, '11:00').toString({ timeZoneName: 'never' }))}&minCapacity=8&tz=${timeZone}'
+  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${focusRoom}/available-slots?date=${at(1, '00:00').toPlainDate()}&slotMinutes=30'
+  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/free-resources?from=${encodeURIComponent(at(2, '10:00').toString({ timeZoneName: 'never' }))}&to=${encodeURIComponent(at(2, '11:00').toString({ timeZoneName: 'never' }))}&minCapacity=8&tz=${timeZone}'
   curl -s -X POST -H "authorization: Bearer $MEMBER_TOKEN" -H 'content-type: application/json' '${baseUrl}/booking/v1/bookings' \
-    -d '{"resourceType":"zone","resourceId":"demo-desk-area","title":"A desk","startTime":"${workingDay(1, '13:00').toString({ timeZoneName: 'never' })}","endTime":"${workingDay(1, '17:00').toString({ timeZoneName: 'never' })}"}'    # one of the 40 desks
+    -d '{"resourceType":"zone","resourceId":"demo-desk-area","title":"A desk","startTime":"${at(1, '13:00').toString({ timeZoneName: 'never' })}","endTime":"${at(1, '17:00').toString({ timeZoneName: 'never' })}"}'    # one of the 40 desks
   curl -s -X POST -H "authorization: Bearer $MEMBER_TOKEN" -H 'content-type: application/json' '${baseUrl}/booking/v1/bookings' \
-    -d '{"resourceType":"zone","resourceId":"demo-car-park","title":"Parking","startTime":"${workingDay(1, '08:00').toString({ timeZoneName: 'never' })}","endTime":"${workingDay(1, '18:00').toString({ timeZoneName: 'never' })}","units":2}'    # two spaces
-  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${deskArea}/schedule?from=${encodeURIComponent(workingDay(1, '00:00').toString({ timeZoneName: 'never' }))}&to=${encodeURIComponent(workingDay(2, '00:00').toString({ timeZoneName: 'never' }))}&tz=${timeZone}'    # "usage": desks in use, run by run
-  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${carPark}/available-slots?date=${workingDay(1, '00:00').toPlainDate()}&slotMinutes=60&units=4&tz=${timeZone}'    # each slot's availableUnits
-  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${west}/schedule?from=${encodeURIComponent(workingDay(3, '00:00').toString({ timeZoneName: 'never' }))}&to=${encodeURIComponent(workingDay(4, '00:00').toString({ timeZoneName: 'never' }))}&tz=${timeZone}'    # the town hall occupies the west half: "viaResourceId"
+    -d '{"resourceType":"zone","resourceId":"demo-car-park","title":"Parking","startTime":"${at(1, '08:00').toString({ timeZoneName: 'never' })}","endTime":"${at(1, '18:00').toString({ timeZoneName: 'never' })}","units":2}'    # two spaces
+  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${deskArea}/schedule?from=${encodeURIComponent(at(1, '00:00').toString({ timeZoneName: 'never' }))}&to=${encodeURIComponent(at(2, '00:00').toString({ timeZoneName: 'never' }))}&tz=${timeZone}'    # "usage": desks in use, run by run
+  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${carPark}/available-slots?date=${at(1, '00:00').toPlainDate()}&slotMinutes=60&units=4&tz=${timeZone}'    # each slot's availableUnits
+  curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/resources/${west}/schedule?from=${encodeURIComponent(at(3, '00:00').toString({ timeZoneName: 'never' }))}&to=${encodeURIComponent(at(4, '00:00').toString({ timeZoneName: 'never' }))}&tz=${timeZone}'    # the town hall occupies the west half: "viaResourceId"
   curl -s -X POST -H "authorization: Bearer $MEMBER_TOKEN" -H 'content-type: application/json' '${baseUrl}/booking/v1/bookings' \
-    -d '{"resourceType":"zone","resourceId":"demo-hall","title":"Whole hall","startTime":"${workingDay(3, '14:00').toString({ timeZoneName: 'never' })}","endTime":"${workingDay(3, '15:00').toString({ timeZoneName: 'never' })}"}'    # 409: the east half's workshop is in the way
+    -d '{"resourceType":"zone","resourceId":"demo-hall","title":"Whole hall","startTime":"${at(3, '14:00').toString({ timeZoneName: 'never' })}","endTime":"${at(3, '15:00').toString({ timeZoneName: 'never' })}"}'    # 409: the east half's workshop is in the way
   curl -s -X POST -H "authorization: Bearer $MEMBER_TOKEN" -H 'content-type: application/json' '${baseUrl}/booking/v1/bundles' \
-    -d '{"title":"Offsite prep","startTime":"${workingDay(4, '14:00').toString({ timeZoneName: 'never' })}","endTime":"${workingDay(4, '15:00').toString({ timeZoneName: 'never' })}","items":[{"resourceType":"zone","resourceId":"demo-hall-west"},{"resourceType":"zone","resourceId":"demo-video-kit"}]}'    # a half and the kit, all or nothing
+    -d '{"title":"Offsite prep","startTime":"${at(4, '14:00').toString({ timeZoneName: 'never' })}","endTime":"${at(4, '15:00').toString({ timeZoneName: 'never' })}","items":[{"resourceType":"zone","resourceId":"demo-hall-west"},{"resourceType":"zone","resourceId":"demo-video-kit"}]}'    # a half and the kit, all or nothing
   curl -s -H "authorization: Bearer $ADMIN_TOKEN" '${baseUrl}/catalog/v1/applications/released'
   curl -s -H "authorization: Bearer $MEMBER_TOKEN" '${baseUrl}/booking/v1/waitlist?resourceType=zone&resourceId=demo-board-room'${
     review && waiting ? `

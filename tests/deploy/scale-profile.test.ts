@@ -64,7 +64,7 @@ describe("docker-compose's scale profile", () => {
 
   it('keeps nodes × processes × (DB_POOL_SIZE + the processors’ session connections) under max_connections', () => {
     const maxConnections = setting(services.postgres!.command!, 'max_connections');
-    // README "Operating several nodes": up to 6 session connections per worker process (4, +1 webhooks, +1 Kafka).
+    // docs/several-nodes.md: up to 6 session connections per worker process (4, +1 webhooks, +1 Kafka).
     const used = nodes.reduce((sum, name) => {
       const env = services[name]!.environment!;
       return sum + Number(env.WEB_CONCURRENCY) * (Number(env.DB_POOL_SIZE) + 6);

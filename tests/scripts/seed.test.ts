@@ -66,7 +66,7 @@ describe('the seed’s service address', () => {
   });
 
   const seed = () => runScript('seed', ['--url', service.url], { DATA_DIR: dataDir });
-  const exported = (stdout: string, name: string) => new RegExp(`export ${name}=(\\S+)`).exec(stdout)?.[1];
+  const exported = (stdout: string, name: string) => new RegExp(`^ *export (?:\\S+ )*${name}=(\\S+)`, 'm').exec(stdout)?.[1];
 
   it('fills a demo workspace, prints tokens and requests that answer, and adds nothing the second time', async () => {
     const first = await seed();
@@ -117,6 +117,14 @@ describe('the seed’s service address', () => {
     expect(after.quotas.map((q) => q.id)).to.deep.equal(before.quotas.map((q) => q.id));
     const bookingsAfter = await fetch(`${service.url}/booking/v1/bookings?limit=100&seriesParents=include`, { headers: { authorization: `Bearer ${exported(second.stdout, 'ADMIN_TOKEN')}` } }).then((r) => r.json() as Promise<{ total: number }>);
     expect(bookingsAfter.total).to.equal(bookingsBefore.total);
+
+    // The tour's variables: registration ids, and the days of the demo's bookings, the same on a second run.
+    expect(exported(first.stdout, 'BOARD_ROOM')).to.equal(boardRoom.id);
+    expect(exported(first.stdout, 'FOCUS_ROOM')).to.equal(focusRoom.id);
+    const days = (stdout: string) => ['DAY1', 'DAY2', 'DAY3', 'DAY4'].map((name) => exported(stdout, name));
+    expect(days(second.stdout)).to.deep.equal(days(first.stdout));
+    const townHall = (await adminGet(first.stdout, '/booking/v1/bookings?limit=100')).data.find((b) => b.title === 'Demo: town hall (whole hall)');
+    expect(Temporal.Instant.from(townHall.startTime).toZonedDateTimeISO('Europe/Berlin').toPlainDate().toString()).to.equal(exported(first.stdout, 'DAY3'));
   });
 
   it('finds the service on its PORT without --url, as when both run with the same environment', async () => {

@@ -30,7 +30,7 @@ export type CreateBundleInput = {
 
 export type Bundle = { id: string; bookings: Booking[] };
 
-/** Why a store without transactions over several streams refuses bundles (contract §22, README). */
+/** Why a store without transactions over several streams refuses bundles (contract §22, docs/booking.md). */
 export const bundlesNeedOneTransaction = 'bundles need EVENT_STORE=postgres: EventStoreDB has no transaction over several streams';
 
 /**

@@ -1,7 +1,7 @@
 import { DomainError } from '../../domain/domain-error.js';
 import type { CommandContext } from '../command-context.js';
 
-/** Why a store whose read models follow the log refuses combined rooms (contract §22, README). */
+/** Why a store whose read models follow the log refuses combined rooms (contract §22, docs/booking.md). */
 export const combinedRoomsNeedPostgres =
   'combined rooms need EVENT_STORE=postgres with PROJECTIONS=inline: a whole and its parts are booked on their own streams, kept apart by reading each other\'s bookings and by the guard in the PostgreSQL append';
 

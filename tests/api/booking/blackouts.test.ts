@@ -277,7 +277,7 @@ describe('a blackout racing bookings for the same time (contract §17)', functio
 
   before(async function () {
     // With PROJECTIONS=async `affected` is read from a bookings read model that may trail the log: a
-    // booking committed within that lag is neither listed nor cancelled (README, "Blackouts").
+    // booking committed within that lag is neither listed nor cancelled (docs/booking.md, "Blackouts").
     // Bookings after the blackout are still refused; this race's exact `affected` holds inline only.
     if (process.env.PROJECTIONS === 'async') this.skip();
     server = await startTestServer();

@@ -83,7 +83,7 @@ describe('the free search and the create agree on every resource, through the se
         run += 1;
         const group = `run-${run}`;
         const zones = resources.map((_, i) => `${group}-zone-${i}`);
-        // Combined rooms need the read model written in the append (contract §22, README).
+        // Combined rooms need the read model written in the append (contract §22, docs/booking.md).
         const whole = wholesOf(resources.length, server.services.config.projections === 'async' ? 0 : wholes);
         const combined = new Set([...whole.keys(), ...[...whole.values()].flat()]);
         const ids: string[] = [];

@@ -212,7 +212,7 @@ describe('the hot statements never scan the workspace\'s bookings, without stati
       return registered.id as string;
     };
     const pool = await register('plans-desks', { units: 40 });
-    // Combined rooms refuse PROJECTIONS=async (503, README): that pass pins the pool's plans alone.
+    // Combined rooms refuse PROJECTIONS=async (503, docs/booking.md): that pass pins the pool's plans alone.
     const [east, west] = [await register('plans-east'), await register('plans-west')];
     const hall = process.env.PROJECTIONS !== 'async' ? await register('plans-hall', { parts: [east, west] }) : undefined;
     const at = (n: number) => hour(5, 7).add({ minutes: 30 * n });

@@ -19,7 +19,7 @@ describe('a quota under concurrency: one booker on many resources from two servi
 
   before(async function () {
     // With PROJECTIONS=async the usage re-read under the booker's lock reads a read model that may
-    // trail the log, so the quota is only as good as that lag (README, "Quotas"): inline only.
+    // trail the log, so the quota is only as good as that lag (docs/booking.md, "Quotas"): inline only.
     if (process.env.PROJECTIONS === 'async') this.skip();
     server = await startTestServer();
     if (!server.database.isServer) this.skip(); // the embedded database has one connection in one process

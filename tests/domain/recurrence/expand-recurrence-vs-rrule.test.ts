@@ -16,7 +16,7 @@ const { rrulestr } = rrule;
  * undefined); rrule.js then counts it only if it agrees that it is one.
  *
  * The property leaves out the four shapes where the two differ; the examples below name them and
- * show which answer RFC 5545 (and python-dateutil, which rrule.js ports) gives. README, "Recurrence".
+ * show which answer RFC 5545 (and python-dateutil, which rrule.js ports) gives. docs/architecture.md, "Recurrence".
  */
 
 /** A new seed each run; PROPERTY_SEED=<n> replays one (a failure names its seed). */

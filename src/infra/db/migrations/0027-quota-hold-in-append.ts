@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * A quota's hold inside the append's statement (README, "How the quota holds under concurrency"),
+ * A quota's hold inside the append's statement (docs/booking.md, "How the quota holds under concurrency"),
  * as the blackout guard of migration 0019 is: no transaction, no round trip of its own.
  *
  * `booker_quota_bookings` are the booker's bookings a quota of the workspace may count around a

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Contract §21: a pool's utilization counts unit-minutes (README, "Pools"): each booking's row
+ * Contract §21: a pool's utilization counts unit-minutes (docs/booking.md, "Pools"): each booking's row
  * carries the units it takes (1 for every booking before pools).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
