@@ -52,6 +52,18 @@ function client(baseUrl: string, token: string): Call {
 }
 
 /** The answer, when its status is one of `ok`; anything else ends the seed with what the service said. */
+/** Alice's calendar password for the demo (contract §25): the one a run before made is deleted, so a run leaves one. */
+async function ensureCalendarPassword(asMember: Call): Promise<{ username: string; password: string }> {
+  const label = 'Demo calendar client';
+  const listed = expectStatus(await asMember('GET', '/booking/v1/calendar-passwords'), [200], 'list calendar passwords');
+  for (const old of (listed.data ?? listed) as { id: string; label: string }[]) {
+    if (old.label === label) expectStatus(await asMember('DELETE', `/booking/v1/calendar-passwords/${old.id}`), [204], 'delete the demo calendar password');
+  }
+  const created = expectStatus(await asMember('POST', '/booking/v1/calendar-passwords', { label }), [201], 'calendar password');
+  console.error(`  calendar password ${created.username}`);
+  return created;
+}
+
 function expectStatus(answer: Answer, ok: number[], what: string): any {
   if (!ok.includes(answer.status)) fail(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
@@ -254,6 +266,7 @@ async function seed(config: Config, baseUrl: string): Promise<void> {
   for (let status = application.status as string; path[status]; status = path[status]!) {
     expectStatus(await asPlatform('PATCH', `/catalog/v1/applications/${application.id}/status`, { status: path[status] }), [200], `application status ${path[status]}`);
   }
+  const calendar = await ensureCalendarPassword(asMember);
   const days = [1, 2, 3, 4].map((n) => demoDay(titles, n));
   const at = (n: number, time: string) => days[n - 1]!.toZonedDateTime({ timeZone, plainTime: Temporal.PlainTime.from(time) });
   const publisherToken = mintPublisherToken(config, { id: Number(publisher.id), email: 'publisher@demo.example' });
@@ -265,6 +278,10 @@ Tokens (12 hours; the publisher's one year):
   export MEMBER_TOKEN=${member}    # LV4, alice
   export APPROVER_TOKEN=${approver}    # LV4, carol, approver of the project room
   export PUBLISHER_TOKEN=${publisherToken}    # publisher ${publisher.id}
+
+Calendar client (Thunderbird, Apple Calendar, DAVx5: a CalDAV account), as alice; a new password each run:
+  URL ${baseUrl}/dav/   username ${calendar.username}   password ${calendar.password}
+  export CALDAV_USER=${calendar.username} CALDAV_PASSWORD=${calendar.password}
 
 Resources and days of the demo (the README's tour uses them):
   export BOARD_ROOM=${boardRoom} FOCUS_ROOM=${focusRoom} DESK_AREA=${deskArea} CAR_PARK=${carPark} HALL=${hall} HALL_WEST=${west}
