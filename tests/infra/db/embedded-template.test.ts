@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
@@ -7,6 +10,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import { createEmbeddedDatabase, type Database } from '../../../src/infra/db/database.js';
 import { createEmbeddedTemplate } from '../../../src/infra/db/embedded-template.js';
 import { migrateTo, migrateToLatest } from '../../../src/infra/db/migrate.js';
+import { unpackDataDir } from '../../../src/infra/db/unpack-data-dir.js';
 import { schemaListing } from '../../support/schema-listing.js';
 
 /**
@@ -56,6 +60,23 @@ describe('the embedded database template (npm install makes it; the first start 
     } finally {
       await makerDb.destroy();
       await latest.destroy();
+    }
+  });
+
+  it('unpacked as the first start does, opens as the database it was made from', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-template-'));
+    const archive = path.join(dir, 'template.tar.gz');
+    fs.writeFileSync(archive, Buffer.from(await template.arrayBuffer()));
+    await unpackDataDir(archive, path.join(dir, 'data'));
+    const unpacked = createEmbeddedDatabase(path.join(dir, 'data'));
+    const loaded = createEmbeddedDatabase(undefined, template);
+    try {
+      await migrateToLatest(unpacked);
+      expect(await schemaListing(unpacked)).to.deep.equal(await schemaListing(loaded));
+    } finally {
+      await unpacked.destroy();
+      await loaded.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
