@@ -71,9 +71,9 @@ async function startRole(config: Config, role: Role): Promise<Running> {
           const dataDir = config.database.kind === 'embedded' ? config.database.dataDir : '';
           const creating = createEmbeddedDataDir(dataDir);
           if (await Promise.race([creating, Promise.resolve('pending')]) === 'pending') {
-            logger.info(`first start: creating the embedded database in ${dataDir} (a few seconds, once)`);
-            await creating;
-            logger.info(`embedded database created in ${seconds(since)}`);
+            logger.info(`first start: creating the embedded database in ${dataDir} (once)`);
+            const how = await creating;
+            logger.info(how === 'template' ? `embedded database created from the template of npm install in ${seconds(since)}` : `embedded database created by initdb in ${seconds(since)} (npm install makes a template that saves most of it)`);
           }
         })
       : Promise.resolve();

@@ -5,27 +5,28 @@ import { expect } from 'chai';
 import { blackoutLockKeyPrefix, notifyLockKeyPrefix, occupationLockKeyPrefix, poolLockKeyPrefix, quotaLockKeyPrefix } from '../../src/infra/db/lock-keys.js';
 
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
-const migration = (number: string) => {
-  const folder = join(src, 'infra/db/migrations');
-  const file = readdirSync(folder).find((name) => name.startsWith(`${number}-`));
-  if (!file) throw new Error(`no migration ${number}`);
-  return readFileSync(join(folder, file), 'utf8');
-};
+const sqlKeys = readFileSync(join(src, 'infra/db/functions/lock-keys.sql'), 'utf8');
 
 describe('advisory-lock keys (src/infra/db/lock-keys.ts)', () => {
-  for (const [number, name, prefix] of [
-    ['0009', 'notifyLockKeyPrefix', notifyLockKeyPrefix],
-    ['0019', 'blackoutLockKeyPrefix', blackoutLockKeyPrefix],
-    ['0027', 'quotaLockKeyPrefix', quotaLockKeyPrefix],
-    ['0031', 'poolLockKeyPrefix', poolLockKeyPrefix],
-    ['0033', 'occupationLockKeyPrefix', occupationLockKeyPrefix],
+  for (const [fn, name, prefix] of [
+    ['notify_lock_key', 'notifyLockKeyPrefix', notifyLockKeyPrefix],
+    ['blackout_lock_key', 'blackoutLockKeyPrefix', blackoutLockKeyPrefix],
+    ['quota_lock_key', 'quotaLockKeyPrefix', quotaLockKeyPrefix],
+    ['pool_lock_key', 'poolLockKeyPrefix', poolLockKeyPrefix],
+    ['occupation_lock_key', 'occupationLockKeyPrefix', occupationLockKeyPrefix],
   ] as const) {
-    it(`migration ${number} builds its key in SQL from ${name} and names it`, () => {
-      const text = migration(number);
-      expect(text).to.contain(`'${prefix}' ||`);
-      expect(text).to.contain(name);
+    it(`functions/lock-keys.sql's ${fn} builds its key from ${name} and names it`, () => {
+      const definition = sqlKeys.slice(sqlKeys.indexOf(`-- ${name}:`), sqlKeys.indexOf('$$;', sqlKeys.indexOf(`function ${fn}(`)));
+      expect(definition).to.contain(`function ${fn}(`);
+      expect(definition).to.contain(`'${prefix}' ||`);
     });
   }
+
+  it('no other SQL function file spells a lock key', () => {
+    const folder = join(src, 'infra/db/functions');
+    const spelled = readdirSync(folder).filter((f) => f !== 'lock-keys.sql' && readFileSync(join(folder, f), 'utf8').includes("'workspace-booking:"));
+    expect(spelled).to.deep.equal([]);
+  });
 
   it('no other file of src spells a lock key or hashes one itself', () => {
     const files = (readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.startsWith('infra/db/migrations/') && f !== 'infra/db/lock-keys.ts');

@@ -129,7 +129,7 @@ describe('combined rooms under database outages (PostgreSQL only: processes shar
     const plain = [await register(`${name}-plain-0`), await register(`${name}-plain-1`), await register(`${name}-plain-2`)];
     const roomsBooked = [hall, east, west, annex, nook];
     const rooms = [...roomsBooked, ...plain];
-    if (!guarded) await sql`drop trigger if exists events_booking_shares_no_resource on events`.execute(database.db);
+    if (!guarded) await sql`drop trigger if exists events_placement_30_shares_no_resource on events`.execute(database.db);
 
     const { outcomes, fiveHundreds, record: tally, count } = answerTally();
     const wrongRefusals: { what: string; body: unknown }[] = [];

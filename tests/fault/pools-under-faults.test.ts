@@ -113,7 +113,7 @@ describe('pools under database outages (PostgreSQL only: processes share the ser
     }
     if (blind) {
       // The guard removed: no count in the append, and a decision that sees one unit more than each pool has.
-      await sql`drop trigger if exists events_booking_within_pool_units on events`.execute(database.db);
+      await sql`drop trigger if exists events_placement_40_within_pool_units on events`.execute(database.db);
       for (const pool of pools) await database.db.updateTable('resources').set({ units: pool.units + 1 }).where('id', '=', pool.id).execute();
     }
 

@@ -92,7 +92,7 @@ export async function findActiveBookingsInBlackout(db: Executor, blackout: Black
     .selectAll()
     .where('workspace', '=', blackout.workspace)
     .$if(blackout.resourceIds !== null, (q) => q.where('bookable_resource_id', 'in', blackout.resourceIds!))
-    .where(sql<boolean>`status in ('pending', 'confirmed') and not is_series_parent`)
+    .where(sql<boolean>`booking_is_active(status, is_series_parent)`)
     .where(sql<boolean>`tstzrange(start_time, end_time, '[)') && tstzrange(${blackout.from}::timestamptz, ${blackout.to}::timestamptz, '[)')`)
     .orderBy('start_time')
     .orderBy('id')

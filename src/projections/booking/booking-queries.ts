@@ -31,8 +31,8 @@ const occupiedRangeSql = bookingOccupiedRangeSql();
 const occupiedOverlapping = (from: Temporal.Instant, to: Temporal.Instant) =>
   sql<SqlBool>`${occupiedRangeSql} && tstzrange(${from.toString()}::timestamptz, ${to.toString()}::timestamptz, '[)')`;
 
-/** Holds the slot (activeStatuses, no series parent): the exclusion constraint's predicate word for word, so its index applies. */
-const holdsSlot = sql<SqlBool>`status in ('pending', 'confirmed') and not is_series_parent`;
+/** Holds the slot (functions/booking-is-active.sql): inlined by the planner into the partial indexes' predicate, which it then matches. */
+const holdsSlot = sql<SqlBool>`booking_is_active(status, is_series_parent)`;
 
 const bookingById = {
   live: compileOnce(sql`select * from bookings where id = ${holesOf().id}`),

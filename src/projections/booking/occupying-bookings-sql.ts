@@ -16,5 +16,5 @@ export const occupyingBookingsSql = (resourceId: unknown, where: RawBuilder<unkn
   select b.* from unnest(array[${resourceId}::uuid] || sharing_resources(${resourceId}::uuid)) as occupied (resource_id)
   cross join lateral (
     select * from bookings
-    where bookable_resource_id = occupied.resource_id and status in ('pending', 'confirmed') and not is_series_parent and ${where}
+    where bookable_resource_id = occupied.resource_id and booking_is_active(status, is_series_parent) and ${where}
     offset 0) as b`;

@@ -111,7 +111,7 @@ const matchingResources = compileOnce(sql`
       else (select count(*) from (
         select 1 from bookings b
         where b.booker_profile_id = ${m.booker} and b.bookable_resource_id = r.id
-          and b.status in ('pending', 'confirmed') and not b.is_series_parent
+          and booking_is_active(b.status, b.is_series_parent)
         limit (r.booking_policy->>'maxBookingsPerUser')::int) held)
     end as active_of_booker
   from resources r
@@ -169,7 +169,7 @@ const heldInWindows = compileOnce(sql`
     ${utcTextOf('b.start_time')} as start_time, ${utcTextOf('b.end_time')} as end_time
   from bookings b
   where b.workspace = ${h.workspace}::uuid
-    and b.status in ('pending', 'confirmed') and not b.is_series_parent
+    and booking_is_active(b.status, b.is_series_parent)
     and ${bookingOccupiedRangeSql('b')} && (
       select range_agg(tstzrange(w.s, w.e, '[)'))
       from unnest(${h.starts}::timestamptz[], ${h.ends}::timestamptz[]) as w (s, e))

@@ -45,7 +45,7 @@ type PageArgs = FilterArgs & {
   limit: number;
 };
 
-const held = sql.raw(`b.status in ('pending', 'confirmed') and not b.is_series_parent`);
+const held = sql.raw(`booking_is_active(b.status, b.is_series_parent)`);
 const p = holesOf() as Holes<PageArgs>;
 const matching = matchingResourcesSql(p);
 

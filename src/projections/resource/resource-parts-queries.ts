@@ -42,8 +42,8 @@ export async function findPartsConflicts(db: Executor, whole: string, parts: rea
       join sharing s on true
       join bookings b on b.bookable_resource_id = s.id
       where a.bookable_resource_id = ${whole}::uuid
-        and a.status in ('pending', 'confirmed') and not a.is_series_parent
-        and b.status in ('pending', 'confirmed') and not b.is_series_parent
+        and booking_is_active(a.status, a.is_series_parent)
+        and booking_is_active(b.status, b.is_series_parent)
         and ${bookingOccupiedRangeSql('a')} && ${bookingOccupiedRangeSql('b')})
     select id, floor(extract(epoch from start_time) * 1000)::bigint as start_ms, floor(extract(epoch from end_time) * 1000)::bigint as end_ms
     from bookings

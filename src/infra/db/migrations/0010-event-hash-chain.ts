@@ -43,33 +43,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     where streams.stream_id = last.stream_id`.execute(db);
   await sql`alter table events alter column hash set not null`.execute(db);
 
-  // The chain of one append, computed inside the append statement: element i is the hash of the
-  // event at first_revision + i. types and datas are the canonical JSON texts (hash-chain.ts).
-  await sql`
-    create function event_hash_chain(previous text, first_revision bigint, types text[], datas text[]) returns text[]
-    language plpgsql immutable strict as $$
-    declare
-      hashes text[] := '{}';
-      head text := previous;
-    begin
-      for i in 1 .. coalesce(array_length(types, 1), 0) loop
-        head := encode(sha256(convert_to(
-          head || '{"data":' || datas[i] || ',"revision":' || (first_revision + i - 1)::text || ',"type":' || types[i] || '}',
-          'UTF8')), 'hex');
-        hashes := hashes || head;
-      end loop;
-      return hashes;
-    end $$`.execute(db);
-
-  // The log is append-only: a changed or removed event would break the chain silently otherwise.
-  await sql`
-    create function refuse_event_change() returns trigger language plpgsql as $$
-    begin
-      raise exception 'events are append-only: % refused', tg_op using errcode = 'insufficient_privilege';
-    end $$`.execute(db);
-  await sql`
-    create trigger events_append_only before update or delete or truncate on events
-    for each statement execute function refuse_event_change()`.execute(db);
+  // The append computes the chain with event_hash_chain (src/infra/db/functions/event-hash-chain.sql);
+  // events-append-only.sql refuses every change of the log.
 
   // A booking's history is read from the log by booking id alone (archived bookings included).
   await sql`create index events_by_booking on events (((data -> 'booking' ->> 'id')), global_position)
@@ -78,9 +53,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop index events_by_booking`.execute(db);
-  await sql`drop trigger events_append_only on events`.execute(db);
-  await sql`drop function refuse_event_change()`.execute(db);
-  await sql`drop function event_hash_chain(text, bigint, text[], text[])`.execute(db);
   await sql`alter table events drop column hash`.execute(db);
   await sql`alter table streams drop column head_hash, drop column previous_head_hash`.execute(db);
 }
