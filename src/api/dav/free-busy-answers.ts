@@ -11,6 +11,7 @@ import type { Resource } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
 import { findFreeBusyInputs, type FreeBusyInputs } from '../../projections/booking/free-busy-query.js';
 import type { Services } from '../../services.js';
+import { xmlEscape } from './multistatus.js';
 
 /** What the answers read: the database (a replica's will do), the clock and the address domain. */
 export type FreeBusySources = Pick<Services, 'now' | 'config'> & { db: Executor };
@@ -52,15 +53,12 @@ export async function freeBusyQueryAnswer(services: FreeBusySources, principal: 
   });
 }
 
-/** Until the /dav/ router's own (multistatus.ts) serves here too; CR as a reference, so iCalendar's CRLF survives XML's line-end normalisation. */
-const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/\r/g, '&#13;');
-
 const scheduleResponse = (responses: string[]) =>
   `<?xml version="1.0" encoding="utf-8"?>\n<C:schedule-response xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">\n${responses.join('')}</C:schedule-response>\n`;
 
 const response = (recipient: string, status: string, calendarData?: string) =>
-  `  <C:response>\n    <C:recipient><D:href>${escapeXml(recipient)}</D:href></C:recipient>\n    <C:request-status>${escapeXml(status)}</C:request-status>\n` +
-  (calendarData === undefined ? '' : `    <C:calendar-data>${escapeXml(calendarData)}</C:calendar-data>\n`) +
+  `  <C:response>\n    <C:recipient><D:href>${xmlEscape(recipient)}</D:href></C:recipient>\n    <C:request-status>${xmlEscape(status)}</C:request-status>\n` +
+  (calendarData === undefined ? '' : `    <C:calendar-data>${xmlEscape(calendarData)}</C:calendar-data>\n`) +
   '  </C:response>\n';
 
 /**

@@ -6,9 +6,14 @@ export type XmlNode = { ns: string; name: string; attributes?: Record<string, st
 
 export const element = (ns: string, name: string, children: readonly (XmlNode | string)[] = [], attributes?: Record<string, string>): XmlNode => ({ ns, name, children, attributes });
 
-/** Text as XML character data or an attribute value: the five markup characters as references. */
+const references: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;' };
+
+/**
+ * Text as XML character data or an attribute value: the five markup characters as references, and
+ * CR too, so that iCalendar's CRLF survives XML's line-end normalisation in calendar-data.
+ */
 export function xmlEscape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return text.replace(/[&<>"'\r]/g, (c) => references[c]!);
 }
 
 /** Characters XML 1.0 cannot carry at all (controls other than tab and line ends, lone surrogates): left out. */

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Blackout } from '../../domain/blackout/blackout.js';
-import type { BookingStatus, HeldBooking } from '../../domain/booking/booking.js';
+import type { HeldBooking } from '../../domain/booking/booking.js';
 import type { Interval } from '../../domain/resource/availability.js';
 import type { Resource } from '../../domain/resource/resource.js';
 import type { Executor } from '../../infra/db/database.js';
@@ -10,6 +10,7 @@ import type { ResourceRow } from '../../infra/db/tables/resources.table.js';
 import { rowToBlackout } from '../blackout/blackout-queries.js';
 import { rowToResource } from '../resource/resource-row.js';
 import { bookingOccupiedRangeSql, newOccupiedRangeSql } from './occupied-range-sql.js';
+import { heldBookingsByResource, type HeldBookingRow } from './held-booking-row.js';
 import { occupyingBookingsSql } from './occupying-bookings-sql.js';
 
 /** What freeBusy decides on for several resources over one range. */
@@ -37,7 +38,7 @@ const utcTextOf = (column: string) => sql.raw(`to_char(${column} at time zone 'U
  * the free slots' statement (busy-times.ts) does for one.
  */
 const occupyingBookings = compileOnce(sql`
-  select r.id as resource_id, b.id, b.status, b.units, b.buffer_before_minutes, b.buffer_after_minutes,
+  select r.id as resource_id, b.id, b.status, b.is_series_parent, b.units, b.buffer_before_minutes, b.buffer_after_minutes,
     ${utcTextOf('b.start_time')} as start_time, ${utcTextOf('b.end_time')} as end_time
   from resources r
   cross join lateral (${occupyingBookingsSql(sql`r.id`, sql`${bookingOccupiedRangeSql()} && ${newOccupiedRangeSql(h.from, h.to, 'r')}`)}) as b
@@ -48,16 +49,7 @@ const blackoutsOfWorkspaces = compileOnce(sql`
   where workspace in (select workspace from resources where id = any(${h.ids}::uuid[]))
     and tstzrange(from_time, to_time, '[)') && tstzrange(${h.from}::timestamptz, ${h.to}::timestamptz, '[)')`);
 
-type OccupyingRow = {
-  resource_id: string;
-  id: string;
-  status: BookingStatus;
-  units: number;
-  buffer_before_minutes: number;
-  buffer_after_minutes: number;
-  start_time: string;
-  end_time: string;
-};
+type OccupyingRow = HeldBookingRow & { resource_id: string };
 
 /**
  * Everything free/busy of these resources (registration ids, uuids) over `range` needs, in three
@@ -72,25 +64,9 @@ export async function findFreeBusyInputs(db: Executor, ids: readonly string[], r
     db.executeQuery<OccupyingRow>(occupyingBookings.fill(args)),
     db.executeQuery<Selectable<BlackoutsTable>>(blackoutsOfWorkspaces.fill(args)),
   ]);
-  const occupying = new Map<string, HeldBooking[]>();
-  for (const row of bookings.rows) {
-    const booking: HeldBooking = {
-      id: row.id,
-      status: row.status,
-      isSeriesParent: false,
-      startTime: row.start_time,
-      endTime: row.end_time,
-      bufferBeforeMinutes: row.buffer_before_minutes,
-      bufferAfterMinutes: row.buffer_after_minutes,
-      units: row.units,
-    };
-    const held = occupying.get(row.resource_id);
-    if (held) held.push(booking);
-    else occupying.set(row.resource_id, [booking]);
-  }
   return {
     resources: new Map(resources.rows.map((row) => [row.id, rowToResource(row)])),
-    occupying,
+    occupying: heldBookingsByResource(bookings.rows, (row) => row.resource_id),
     blackouts: blackouts.rows.map(rowToBlackout),
   };
 }

@@ -1,29 +1,20 @@
 import { sql } from 'kysely';
 import type { Temporal } from 'temporal-polyfill';
-import type { BookingStatus, HeldBooking } from '../../domain/booking/booking.js';
+import type { HeldBooking } from '../../domain/booking/booking.js';
 import type { FreeResourceCandidate } from '../../domain/search/free-resource-candidate.js';
 import type { Resource } from '../../domain/resource/resource.js';
 import { boundedCache } from '../../infra/cache/bounded-cache.js';
 import type { Executor } from '../../infra/db/database.js';
 import { compileOnce, holesOf, type Holes } from '../../infra/db/sql-template.js';
 import type { ResourceRow } from '../../infra/db/tables/resources.table.js';
+import { heldBookingsByResource, type HeldBookingRow } from '../booking/held-booking-row.js';
 import { bookingOccupiedRangeSql } from '../booking/occupied-range-sql.js';
 import { filterArgs, matchingResourcesSql, type FilterArgs, type FreeResourceFilter } from './matching-resources-sql.js';
 import { rowToResource } from './resource-row.js';
 
 export type Window = { start: Temporal.Instant; end: Temporal.Instant };
 
-type HeldRow = {
-  id: string;
-  bookable_resource_id: string;
-  status: BookingStatus;
-  is_series_parent: boolean;
-  start_time: string;
-  end_time: string;
-  buffer_before_minutes: number;
-  buffer_after_minutes: number;
-  units: number;
-};
+type HeldRow = HeldBookingRow & { bookable_resource_id: string };
 
 type ResourceTextRow = Omit<ResourceRow, 'booking_policy' | 'availability' | 'created_at' | 'updated_at'> & {
   booking_policy: string;
@@ -183,27 +174,11 @@ const heldInWindows = compileOnce(sql`
  * buffers a new booking would take.
  */
 export async function findHeldInWindows(db: Executor, workspace: string, windows: readonly Window[], resourceIds?: readonly string[]): Promise<Map<string, HeldBooking[]>> {
-  const byResource = new Map<string, HeldBooking[]>();
-  if (windows.length === 0) return byResource;
+  if (windows.length === 0) return new Map();
   const { rows } = await db.executeQuery<HeldRow>(
     heldInWindows.fill({ workspace, starts: windows.map((w) => w.start.toString()), ends: windows.map((w) => w.end.toString()), resourceIds: resourceIds ?? null }),
   );
-  for (const row of rows) {
-    const booking: HeldBooking = {
-      id: row.id,
-      status: row.status,
-      isSeriesParent: row.is_series_parent,
-      startTime: row.start_time,
-      endTime: row.end_time,
-      bufferBeforeMinutes: row.buffer_before_minutes,
-      bufferAfterMinutes: row.buffer_after_minutes,
-      units: row.units,
-    };
-    const held = byResource.get(row.bookable_resource_id);
-    if (held) held.push(booking);
-    else byResource.set(row.bookable_resource_id, [booking]);
-  }
-  return byResource;
+  return heldBookingsByResource(rows, (row) => row.bookable_resource_id);
 }
 
 /** findWholes' statement, compiled once; its predicate is the index's (migration 0036). */
