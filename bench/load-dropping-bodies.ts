@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import type { Measurement, Scenario } from './measure.js';
 
 /** Every response time and the unexpected answers by status, not yet summarised. */
@@ -21,7 +21,8 @@ export async function loadDroppingBodies(url: string, token: string, scenario: S
       const { path, body } = scenario.next();
       const started = performance.now();
       try {
-        const answer = await pool.request({ path, method: scenario.method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+        // undici's type lists only the HTTP methods; it sends any token, WebDAV's REPORT too.
+        const answer = await pool.request({ path, method: scenario.method as Dispatcher.HttpMethod, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
         for await (const chunk of answer.body) void chunk;
         // As autocannon counts: an answer completed after the end is not part of the run.
         if (Date.now() > endsAt) break;

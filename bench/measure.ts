@@ -17,8 +17,9 @@ export type Measurement = {
 
 export type Scenario = {
   name: string;
-  method: 'GET' | 'POST';
-  /** Called for every request: its path, and its JSON body for a POST. */
+  /** REPORT (WebDAV) only through httpDroppingBodies (undici): autocannon refuses methods it does not know. */
+  method: 'GET' | 'POST' | 'REPORT';
+  /** Called for every request: its path, and its body (a string sent as it is, anything else as JSON; its content-type in `headers`). */
   next: () => { path: string; body?: unknown };
   expect: number;
   /** Extra request headers (e.g. If-None-Match). */
@@ -45,7 +46,7 @@ export async function measure(url: string, token: string, scenario: Scenario): P
         method: scenario.method,
         setupRequest: (request) => {
           const { path, body } = scenario.next();
-          return { ...request, path, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) };
+          return { ...request, path, headers, ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }) };
         },
       },
     ],

@@ -62,7 +62,7 @@ const { values: options } = parseArgs({
 });
 const seconds = Number(options.seconds);
 const connections = 32;
-const sizes = { spreadResources: 200, busyBookings: 3000, historyEvents: 0 };
+const sizes = { spreadResources: 200, busyBookings: 3000, historyEvents: 0, freeBusyRooms: 100, roomBookings: 20 };
 const minute = 60_000;
 const profileDir = options['cpu-prof'] ? path.resolve(options['cpu-prof']) : undefined;
 /** --scale: the log's length, its resources, and the events of the long stream a create is timed on. */
@@ -184,7 +184,7 @@ async function main(): Promise<void> {
     }
     const lines = [
       ...machineLines(bench),
-      `Seeded in ${bench.seedSeconds.toFixed(1)} s: ${sizes.spreadResources} + 4 resources, ${sizes.busyBookings.toLocaleString('en')} bookings in 30 days on the busy one`,
+      `Seeded in ${bench.seedSeconds.toFixed(1)} s: ${sizes.spreadResources} + 4 resources, ${sizes.busyBookings.toLocaleString('en')} bookings in 30 days on the busy one; ${sizes.freeBusyRooms} rooms with ${sizes.roomBookings} bookings each in its first week`,
       `pgbench tpcb-like (${pgbench.version}, scale ${options['pgbench-scale']}, ${connections} clients): ${pgbench.tps.toFixed(0)} tps`,
       '',
       '| Workload | per s | × pgbench | p50 ms | p95 ms | p99 ms | non-2xx | client CPU ms/answer | target |',

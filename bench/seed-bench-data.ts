@@ -28,6 +28,8 @@ export type BenchData = {
   /** A resource whose stream holds `historyEvents` events, and one holding only its registration. */
   history: BenchResource;
   fresh: BenchResource;
+  /** Rooms (`freeBusyRooms` of them) with `roomBookings` half-hour bookings each in the 7 days from `busy.firstDay`: CalDAV free/busy. */
+  rooms: BenchResource[];
 };
 
 type Store = EventStore<Transaction<DB>>;
@@ -85,7 +87,7 @@ export const bulkBookingsProjection: InTransaction<Transaction<DB>> = async (trx
 export async function seedBenchData(
   db: Database,
   store: Store,
-  options: { spreadResources: number; busyBookings: number; historyEvents: number; workspace?: string },
+  options: { spreadResources: number; busyBookings: number; historyEvents: number; freeBusyRooms?: number; roomBookings?: number; workspace?: string },
 ): Promise<BenchData> {
   const workspace = options.workspace ?? randomUUID();
   const now = Temporal.Now.instant();
@@ -106,6 +108,16 @@ export async function seedBenchData(
     return created(busy, startMs, (spacingMs * 0.9) / 60_000, `user-${i % 50}`, now);
   });
   await appendInBatches(store, resourceStreamId(busy.id), busyBookings.map((booking) => ({ type: 'BookingCreated', data: { booking, by: booking.bookerProfileId, at: booking.createdAt } })), 500);
+
+  // Rooms for a week's free/busy: each room's bookings at 08:00–18:00 UTC over the 7 days, a room a stream.
+  const rooms: Resource[] = [];
+  const roomBookings = options.roomBookings ?? 20;
+  for (let r = 0; r < (options.freeBusyRooms ?? 0); r++) {
+    const room = await register(db, store, workspace, `zone-room-${r}`, now);
+    rooms.push(room);
+    const bookings = Array.from({ length: roomBookings }, (_, i) => created(room, firstDayMs + (i % 7) * 24 * hour + 8 * hour + (Math.floor(i / 7) + (r % 3)) * hour, 30, `user-${(r + i) % 50}`, now));
+    await appendInBatches(store, resourceStreamId(room.id), bookings.map((booking) => ({ type: 'BookingCreated', data: { booking, by: booking.bookerProfileId, at: booking.createdAt } })), 500);
+  }
 
   // Years of history: half-hour bookings back from yesterday, each created and completed (two events).
   const history = await register(db, store, workspace, 'zone-history', now);
@@ -128,6 +140,7 @@ export async function seedBenchData(
     contended: toBench(contended),
     fresh: toBench(fresh),
     history: toBench(history),
+    rooms: rooms.map(toBench),
     busy: { ...toBench(busy), bookingIds: busyBookings.map((b) => b.id), firstDay },
   };
 }

@@ -6,6 +6,7 @@ import { calendarFeedUnchanged } from './calendar-feed.js';
 import { create, createContended } from './create.js';
 import { createWithRules } from './create-with-rules.js';
 import { createOnPart } from './create-on-part.js';
+import { davFreeBusy, davMonth, davSync } from './dav.js';
 import { freeResources } from './free-resources.js';
 import { freeResourcesSeries } from './free-resources-series.js';
 import { freeSlots } from './free-slots.js';
@@ -25,4 +26,4 @@ import { waitlistCancel } from './waitlist-cancel.js';
  * raw-append stays last: emmett's driver (dumbo) sets pg's bigint parser to BigInt for the whole
  * process, which the bench's own seeding through this service's store does not expect.
  */
-export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, calendarFeedUnchanged, freeSlots, statementsPerCreate, asOfSchedule, utilization, archivedHistory, tracingCost, createWithRules, poolCreate, poolSlots, bundleCreate, createOnPart, freeResources, freeResourcesSeries, replicaReads, waitlistCancel, rawAppend];
+export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, calendarFeedUnchanged, davSync, davMonth, davFreeBusy, freeSlots, statementsPerCreate, asOfSchedule, utilization, archivedHistory, tracingCost, createWithRules, poolCreate, poolSlots, bundleCreate, createOnPart, freeResources, freeResourcesSeries, replicaReads, waitlistCancel, rawAppend];
