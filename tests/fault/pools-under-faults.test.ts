@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import { rebuildReadModels } from '../../src/projections/rebuild-read-models.js';
+import { tableSnapshot } from '../support/read-model-snapshot.js';
 import { callService, type Answer } from '../support/call-service.js';
 import { seedZone } from '../support/device-records.js';
 import { answerTally, lostAnswer, movingSlots } from '../support/fault-load.js';
@@ -222,7 +223,7 @@ describe('pools under database outages (PostgreSQL only: processes share the ser
     }
 
     // (c) The log read back by a rebuild gives the same bookings.
-    const bookingsTable = async () => (await sql<{ row: unknown }>`select to_jsonb(b) as row from bookings b order by id`.execute(database.db)).rows.map((r) => r.row);
+    const bookingsTable = () => tableSnapshot(database.db, 'bookings');
     const live = await bookingsTable();
     await rebuildReadModels(database.db, { projections: 'inline' });
     const rebuilt = await bookingsTable();

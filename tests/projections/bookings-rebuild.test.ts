@@ -3,6 +3,7 @@ import { logStart, type RecordedEvent } from '../../src/infra/event-store/event-
 import { readLog } from '../../src/infra/event-store/postgres-event-store.js';
 import { bookingsProjector } from '../../src/projections/booking/bookings-projector.js';
 import { bookingBody, registerZone, setClock } from '../api/booking/booking-api.js';
+import { tableSnapshot } from '../support/read-model-snapshot.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 describe('the bookings read model', function () {
@@ -14,7 +15,7 @@ describe('the bookings read model', function () {
   });
   after(() => server.stop());
 
-  const table = () => server.database.db.selectFrom('bookings').selectAll().orderBy('id').execute();
+  const table = () => tableSnapshot(server.database.db, 'bookings');
 
   /**
    * Every event of this database, as the rebuild reads them: nothing writes here meanwhile, so the
