@@ -3,8 +3,8 @@ import { notFound, type DomainError } from '../../domain/domain-error.js';
 /** The conditions of a write (RFC 9110 §13.1): If-Match and If-None-Match as the client sent them. */
 export type CalendarWriteConditions = { ifMatch?: string; ifNoneMatch?: string };
 
-/** What the refusals read of the stored object: its entity tag and schedule tag. */
-export type StoredTags = { etag: string; scheduleTag: string };
+/** What the refusals read of the stored object: its entity tag and UID. */
+export type StoredTags = { etag: string; uid: string };
 
 /**
  * A write of an organizer's event refused before any room is decided (contract §26): 412 for a
@@ -39,11 +39,14 @@ export function conditionRefusal({ ifMatch, ifNoneMatch }: CalendarWriteConditio
   return null;
 }
 
-/** The first refusal of a write: its conditions; then, for a PUT, a UID held by another object of the calendar; for a DELETE, no object. */
+/**
+ * The first refusal of a write: its conditions; then, for a PUT, a UID held by another object of
+ * the calendar or a UID other than the stored object's (RFC 4791 §5.3.2.1); for a DELETE, no object.
+ */
 export function calendarEventRefusal(
   conditions: CalendarWriteConditions,
   stored: StoredTags | null,
-  write: { kind: 'put'; uidHolder: string | null; name: string } | { kind: 'delete' },
+  write: { kind: 'put'; uid: string; uidHolder: string | null; name: string } | { kind: 'delete' },
 ): CalendarWriteRefused | DomainError | null {
   const failed = conditionRefusal(conditions, stored);
   if (failed) return failed;
@@ -51,5 +54,6 @@ export function calendarEventRefusal(
   if (write.uidHolder !== null && write.uidHolder !== write.name) {
     return new CalendarWriteRefused(403, 'no-uid-conflict', `another object of this calendar (${write.uidHolder}) has this UID`);
   }
+  if (stored && stored.uid !== write.uid) return new CalendarWriteRefused(403, 'no-uid-conflict', `this object's UID is ${stored.uid}: a new UID is a new object`);
   return null;
 }

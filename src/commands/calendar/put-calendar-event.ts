@@ -113,7 +113,7 @@ export async function writeCalendarEvent(ctx: CommandContext, actor: Principal, 
   };
 
   const decide = ({ stored, uidHolder, rooms }: EventWriteState): StreamEvents<CalendarEventEvents>[] => {
-    const refusal = calendarEventRefusal(write.conditions, stored, write.kind === 'put' ? { kind: 'put', uidHolder, name: key.name } : write);
+    const refusal = calendarEventRefusal(write.conditions, stored, write.kind === 'put' ? { kind: 'put', uid: write.invitation.uid, uidHolder, name: key.name } : write);
     if (refusal) throw refusal;
     created = stored === null;
     if (write.kind === 'put' && stored?.sourceHash === sourceHash) {
@@ -122,7 +122,7 @@ export async function writeCalendarEvent(ctx: CommandContext, actor: Principal, 
     }
     const now = ctx.now();
     const at = utcText(now);
-    const { decisions, streams } = decideRooms(rooms, { uid: invitation?.uid ?? stored!.uid, title: invitation ? titleOf(invitation) : stored!.uid, actor, now, newId: randomUUID });
+    const { decisions, streams } = decideRooms(rooms, { uid: invitation?.uid ?? stored!.uid, title: invitation ? titleOf(invitation) : '', actor, now, newId: randomUUID });
     if (write.kind === 'delete') {
       scheduleTag = null;
       return [...streams, { streamId, events: [{ type: 'CalendarEventRemoved', data: { ...key, uid: stored!.uid, at, by: actor.sub } }] }];
