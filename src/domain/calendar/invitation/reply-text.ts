@@ -22,6 +22,8 @@ export type ReplySource = {
   stamp: Temporal.Instant;
   /** The instance answered, for an instance of a recurring event. */
   recurrenceId?: Temporal.Instant;
+  /** Why, in words, when the room withdrew a booking later (a cancel's reason, a no-show): a COMMENT (RFC 5546 allows one in a REPLY). */
+  comment?: string;
 };
 
 const utc = (instant: Temporal.Instant) => ICAL.Time.fromJSDate(new Date(instant.epochMilliseconds), true);
@@ -53,6 +55,7 @@ export function replyText(reply: ReplySource): string {
   event.addPropertyWithValue('organizer', reply.organizer);
   event.addPropertyWithValue('attendee', reply.attendee).setParameter('partstat', reply.partstat);
   event.addProperty(requestStatusProperty(reply.requestStatus));
+  if (reply.comment !== undefined) event.addPropertyWithValue('comment', reply.comment);
   calendar.addSubcomponent(event);
   return foldContentLines(unfoldContentLines(calendar.toString()));
 }

@@ -68,6 +68,11 @@ describe("a room's REPLY to the organizer (contract §26)", () => {
     expect(event.getFirstPropertyValue('recurrence-id')!.toString()).to.equal('2027-01-12T08:00:00Z');
   });
 
+  it('says in a COMMENT why a room withdrew a booking later, when given one', () => {
+    expect(veventOf(replyText({ ...reply, comment: 'room is needed; sorry' })).getFirstPropertyValue('comment')).to.equal('room is needed; sorry');
+    expect(veventOf(replyText(reply)).hasProperty('comment')).to.equal(false);
+  });
+
   it('escapes the SUMMARY, folds long lines at 75 octets with CRLF, and is the same bytes for the same arguments', () => {
     const summary = `Quarterly review; budget, hiring \\ and Zürich ${'ü'.repeat(60)}`;
     const text = replyText({ ...reply, summary });
