@@ -52,7 +52,7 @@ describe('rooms that answer invitations (contract §26)', function () {
       expect(attendee.bookingId).to.be.a('string');
       const made = await booking(attendee.bookingId!);
       expect(made).to.include({ status: 'confirmed', calendarUid: uid, bookerProfileId: 'alice', title: 'Quarterly planning', bookableResourceId: room.id, units: 1 });
-      expect(made.startTime).to.equal('2027-03-02T09:00:00.000Z');
+      expect(made.startTime).to.equal('2027-03-02T09:00:00Z');
       const replies = (await inboxReplies(server, alice, 'alice')).filter((r) => r.uid === uid);
       expect(replies).to.have.length(1);
       expect(replies[0]).to.include({ attendee: roomAddress(room.id), partstat: 'ACCEPTED' });
@@ -135,6 +135,18 @@ describe('rooms that answer invitations (contract §26)', function () {
     });
   });
 
+  it('decides several rooms of one event each on its own: a free one accepts while a busy one declines', async () => {
+    const [free, busy] = [await freshRoom(), await freshRoom()];
+    await put(eventPath('alice', name()), { start: hour(23, 9), end: hour(23, 10), attendees: [roomAddress(busy.id)] });
+    const path = eventPath('alice', name());
+    expect((await put(path, { start: hour(23, 9), end: hour(23, 10), attendees: [roomAddress(free.id), `urn:uuid:${busy.id}`] })).status).to.equal(201);
+    const [a, b] = (await storedEvent(server, alice, path)).attendees.filter((x) => x.scheduleStatus !== '5.3');
+    expect(a).to.include({ partstat: 'ACCEPTED' });
+    expect(b).to.include({ partstat: 'DECLINED', bookingId: null });
+    expect(await bookingsOf(free.id)).to.have.length(1);
+    expect(await bookingsOf(busy.id)).to.have.length(1);
+  });
+
   describe('changes', () => {
     it('the same text twice appends nothing the second time, and answers the same Schedule-Tag', async () => {
       const room = await freshRoom();
@@ -170,7 +182,7 @@ describe('rooms that answer invitations (contract §26)', function () {
       expect((await put(path, { uid, start: hour(14, 15), end: hour(14, 16), summary: 'Moved', attendees: [roomAddress(room.id)] })).status).to.equal(204);
       const stored = (await storedEvent(server, alice, path)).attendees[0]!;
       expect(stored).to.include({ partstat: 'ACCEPTED', bookingId: id });
-      expect(await booking(id)).to.include({ startTime: '2027-03-14T15:00:00.000Z', title: 'Moved', status: 'confirmed' });
+      expect(await booking(id)).to.include({ startTime: '2027-03-14T15:00:00Z', title: 'Moved', status: 'confirmed' });
       const rest = await server.request('PATCH', `/booking/v1/bookings/${id}`, { body: { startTime: hour(14, 17), endTime: hour(14, 18) }, token: alice });
       expect(rest.status).to.equal(409);
       expect(rest.body.reason).to.equal('calendar_managed');
@@ -274,6 +286,21 @@ describe('rooms that answer invitations (contract §26)', function () {
   });
 
   describe('under concurrency', () => {
+    it('20 organizers inviting one room for one hour at once: exactly one ACCEPTED, 19 DECLINED with 4.0, one booking', async () => {
+      const room = await freshRoom();
+      const organizers = Array.from({ length: 20 }, (_, i) => `solo${i}`);
+      const tokens = organizers.map((sub) => server.token({ level: 'LV4', sub, email: `${sub}@example.com` }));
+      const paths = organizers.map((sub) => eventPath(sub, name()));
+      const answers = await Promise.all(
+        organizers.map((sub, i) => putEvent(server, tokens[i]!, paths[i]!, eventText({ organizer: `mailto:${sub}@example.com`, start: hour(24, 9), end: hour(24, 10), attendees: [roomAddress(room.id)] }))),
+      );
+      expect(answers.map((a) => a.status)).to.deep.equal(organizers.map(() => 201));
+      const partstats = await Promise.all(organizers.map(async (_, i) => (await storedEvent(server, tokens[i]!, paths[i]!)).attendees[0]!.partstat));
+      expect(partstats.filter((p) => p === 'ACCEPTED')).to.have.length(1);
+      expect(partstats.filter((p) => p === 'DECLINED')).to.have.length(19);
+      expect((await bookingsOf(room.id)).filter((b) => b.status === 'confirmed')).to.have.length(1);
+    });
+
     it('20 organizers inviting one room for one hour, mixed with REST creates: one holds it, every other is declined with 4.0, and the records agree', async () => {
       const room = await freshRoom();
       const organizers = Array.from({ length: 20 }, (_, i) => `org${i}`);
