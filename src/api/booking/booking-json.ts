@@ -66,6 +66,7 @@ export function bookingJson(stored: StoredBooking, timeZone?: string) {
     recurrenceParentId: booking.recurrenceParentId,
     exceptionOf: booking.exceptionOf,
     bundleId: booking.bundleId,
+    calendarUid: booking.calendarUid,
     confirmedBy: booking.confirmedBy,
     confirmedAt: timeOrNull(booking.confirmedAt, timeZone),
     cancelledBy: booking.cancelledBy,

@@ -27,6 +27,7 @@ const booking: Booking = {
   status: 'confirmed',
   isSeriesParent: false,
   bundleId: null,
+  calendarUid: null,
   recurrenceRule: null,
   recurrenceTimeZone: null,
   recurrenceParentId: null,
