@@ -17,14 +17,20 @@ export function xmlEscape(text: string): string {
 }
 
 /** Characters XML 1.0 cannot carry at all (controls other than tab and line ends, lone surrogates): left out. */
-const unwritable = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const unwritable = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** What writtenText replaces, in one pass: the unwritable characters (by nothing) and the escaped ones. */
+const rewritten = new RegExp(`${unwritable.source}|[&<>"'\\r]`, 'g');
+
+/** Text as written into a document: the unwritable characters left out, the rest escaped (xmlEscape), in one pass over it. */
+const writtenText = (text: string) => text.replace(rewritten, (c) => references[c] ?? '');
 
 function write(node: XmlNode, out: string[]): void {
   const prefix = prefixes.get(node.ns);
   const tag = prefix ? `${prefix}:${node.name}` : node.name;
   // A namespace without a prefix of ours (a property a client asked for) is declared on its element.
   const ownNamespace = prefix ? '' : ` xmlns="${xmlEscape(node.ns)}"`;
-  const attributes = Object.entries(node.attributes ?? {}).map(([name, value]) => ` ${name}="${xmlEscape(value.replace(unwritable, ''))}"`).join('');
+  const attributes = node.attributes ? Object.entries(node.attributes).map(([name, value]) => ` ${name}="${writtenText(value)}"`).join('') : '';
   const children = node.children ?? [];
   if (children.length === 0) {
     out.push(`<${tag}${ownNamespace}${attributes}/>`);
@@ -32,7 +38,7 @@ function write(node: XmlNode, out: string[]): void {
   }
   out.push(`<${tag}${ownNamespace}${attributes}>`);
   for (const child of children) {
-    if (typeof child === 'string') out.push(xmlEscape(child.replace(unwritable, '')));
+    if (typeof child === 'string') out.push(writtenText(child));
     else write(child, out);
   }
   out.push(`</${tag}>`);

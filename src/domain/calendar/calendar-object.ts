@@ -2,6 +2,7 @@ import ICAL from 'ical.js';
 import type { Principal } from '../access/principal.js';
 import { canSeeBooking } from '../booking/booking-access.js';
 import type { Booking } from '../booking/booking.js';
+import { sequenceOf } from '../booking/booking-sequence.js';
 import { calendarEntryOf } from './calendar-entry.js';
 import { foldContentLines, unfoldContentLines } from './fold-content-lines.js';
 
@@ -14,6 +15,30 @@ export type CalendarObjectSource = {
   /** The resource whose calendar holds it: a booking of one of its parts or wholes (§22) names the resource booked in X-VIA-RESOURCE. */
   calendarResourceId?: string;
 };
+
+/**
+ * Everything calendarObjectText reads of its source, as one string: two sources with the same key
+ * render the same bytes (held by tests/domain/calendar/calendar-object.test.ts), so a rendered text
+ * may be kept under it. The title and the booker only where the viewer may see them.
+ */
+export function calendarObjectKey({ booking, location, viewer, calendarResourceId }: CalendarObjectSource): string {
+  const seen = canSeeBooking(viewer, booking);
+  const via = calendarResourceId !== undefined && booking.bookableResourceId.toLowerCase() !== calendarResourceId.toLowerCase() ? booking.bookableResourceId : '';
+  return [
+    booking.id,
+    booking.updatedAt,
+    booking.startTime,
+    booking.endTime,
+    booking.status,
+    sequenceOf(booking),
+    booking.units,
+    location,
+    via,
+    seen ? `1${booking.title}` : '0',
+    seen ? (booking.bookerEmail ?? '') : '',
+    seen ? booking.bookerProfileId : '',
+  ].join('\u0000');
+}
 
 const utc = (instant: { epochMilliseconds: number }) => ICAL.Time.fromJSDate(new Date(instant.epochMilliseconds), true);
 

@@ -25,12 +25,25 @@ export function freeBusyRangeRefusal(range: Interval): ReturnType<typeof invalid
   return null;
 }
 
-/** A DTSTART or DTEND of the request: a UTC date-time, as RFC 5546 requires of VFREEBUSY. */
+/**
+ * A DTSTART or DTEND of the request: a UTC date-time, as RFC 5546 requires of VFREEBUSY. Read from
+ * the value as parsed (ical.js turns `…Z` into `YYYY-MM-DDThh:mm:ssZ` and anything else into text
+ * of another shape), so a value that is no date-time, or names no real instant, is a 400.
+ */
 function utcInstant(component: ICAL.Component, name: 'dtstart' | 'dtend'): Temporal.Instant {
-  const value = component.getFirstPropertyValue(name);
-  if (!(value instanceof ICAL.Time)) throw invalidRequest(`the VFREEBUSY has no ${name.toUpperCase()}`);
-  if (value.isDate || value.zone !== ICAL.Timezone.utcTimezone) throw invalidRequest(`${name.toUpperCase()} of a VFREEBUSY must be a UTC date-time (…Z)`);
-  return Temporal.Instant.fromEpochMilliseconds(value.toJSDate().getTime());
+  const property = component.getFirstProperty(name);
+  if (!property) throw invalidRequest(`the VFREEBUSY has no ${name.toUpperCase()}`);
+  const [, , type, value] = property.toJSON() as [string, unknown, string, unknown];
+  const refusal = invalidRequest(`${name.toUpperCase()} of a VFREEBUSY must be a UTC date-time (YYYYMMDDThhmmssZ)`);
+  if (type !== 'date-time' || typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(value)) throw refusal;
+  try {
+    const instant = Temporal.Instant.from(value);
+    // Temporal rejects a 13th month; a 31st of a 30-day month it would clamp, so the text must come back unchanged.
+    if (instant.toString() !== value) throw refusal;
+    return instant;
+  } catch {
+    throw refusal;
+  }
 }
 
 function parsed(text: string): ICAL.Component {

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import type { Blackout } from '../../domain/blackout/blackout.js';
-import type { Booking, BookingStatus } from '../../domain/booking/booking.js';
+import type { Booking, BookingStatus, HeldBooking } from '../../domain/booking/booking.js';
 import { activeStatuses } from '../../domain/booking/booking.js';
 import type { Resource } from '../../domain/resource/resource.js';
 import type { Quota } from '../../domain/quota/quota.js';
@@ -14,9 +14,10 @@ import { pageOf, type Page, type PageOf } from '../../domain/page.js';
 import { rowToBlackout } from '../blackout/blackout-queries.js';
 import type { BlackoutsTable } from '../../infra/db/tables/blackouts.table.js';
 import { rowToResource } from '../resource/resource-row.js';
-import { archivedRowToBooking, jsonRowToBooking, rowToBooking, type BookingJsonRow } from './booking-row.js';
+import { archivedRowToBooking, rowToBooking } from './booking-row.js';
 import { bookingOccupiedRangeSql, newOccupiedRangeSql } from './occupied-range-sql.js';
 import { occupyingBookingsSql } from './occupying-bookings-sql.js';
+import { heldBookingJsonSql, heldBookingOfJson, type HeldBookingJson } from './held-booking-row.js';
 
 /**
  * Bookings sharing time with [from, to), written as the range of the schedules' GiST index so that
@@ -68,7 +69,7 @@ export type BookingCreateState = {
   /** The live resource, null when it is not registered or removed. */
   resource: Resource | null;
   /** Its active bookings whose occupied ranges overlap [from, to) occupied with its buffers. */
-  overlapping: Booking[];
+  overlapping: HeldBooking[];
   /** The booker's active bookings on it, counted up to the policy's limit (0 without a limit). */
   activeBookingsOfBooker: number;
   /** Every quota of the resource's workspace (read here, so a create without quotas costs no round trip more). */
@@ -88,7 +89,7 @@ export type CreateStateArgs = { streamId: string; resourceId: string; booker: st
 export type CreateStateRow = Omit<ResourceRow, 'id'> & {
   id: string | null;
   command_stream_revision: number | null;
-  overlapping: BookingJsonRow[];
+  overlapping: HeldBookingJson[];
   active_of_booker: string;
   workspace_quotas: Quota[];
   quota_seen: string | null;
@@ -106,9 +107,9 @@ export function createStateSql(p: Holes<CreateStateArgs>, rangeIsEmpty: boolean)
   return sql`
       select resources.*,
         (select stream_revision from streams where stream_id = ${p.streamId}) as command_stream_revision,
-        (select coalesce(json_agg(agg), '[]') from (
-          select * from (${occupyingBookingsSql(p.resourceId, rangeIsEmpty ? sql`false` : sql`${occupiedRangeSql} && ${newOccupiedRangeSql(p.from, p.to, 'resources')}`)}) as occupying
-          order by start_time) as agg) as overlapping,
+        -- What the verdict counts of each booking in the way (held-booking-row.ts), not the whole row: a pool's create meets dozens.
+        (select coalesce(json_agg(${heldBookingJsonSql('occupying')} order by occupying.start_time), '[]') from (
+          ${occupyingBookingsSql(p.resourceId, rangeIsEmpty ? sql`false` : sql`${occupiedRangeSql} && ${newOccupiedRangeSql(p.from, p.to, 'resources')}`)}) as occupying) as overlapping,
         -- The limit is the policy's: counting further would change no decision.
         case when resources.booking_policy->>'maxBookingsPerUser' is null then 0 else (
           select count(*) from (
@@ -180,7 +181,7 @@ export function createStateOfRow(row: CreateStateRow): BookingCreateState {
   return {
     streamRevision,
     resource: rowToResource(resource as ResourceRow),
-    overlapping: bookings.map(jsonRowToBooking),
+    overlapping: bookings.map(heldBookingOfJson),
     activeBookingsOfBooker: Number(activeOfBooker),
     workspaceQuotas,
     quotaBookings: seen === null || counted === null ? null : { seen, counted: counted.map(countedOfJson) },

@@ -92,17 +92,3 @@ export function bookingToRow(stored: StoredBooking): Insertable<BookingsTable> {
     sequence: sequenceOf(booking),
   };
 }
-
-const timestampColumns = ['start_time', 'end_time', 'confirmed_at', 'cancelled_at', 'checked_in_at', 'checked_out_at', 'created_at', 'updated_at'] as const;
-
-/** A row read as JSON (a nested array of a query): its timestamps arrive as text. */
-export type BookingJsonRow = { [K in keyof BookingRow]: BookingRow[K] extends Date ? string : BookingRow[K] extends Date | null ? string | null : BookingRow[K] };
-
-export function jsonRowToBooking(row: BookingJsonRow): Booking {
-  const revived = { ...row } as Record<string, unknown>;
-  for (const column of timestampColumns) {
-    const value = revived[column];
-    if (value !== null) revived[column] = new Date(value as string);
-  }
-  return rowToBooking(revived as BookingRow);
-}

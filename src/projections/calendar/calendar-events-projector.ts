@@ -1,12 +1,9 @@
-import { createHash } from 'node:crypto';
 import { calendarEventTypes, type CalendarEventEvent } from '../../domain/calendar/invitation/calendar-event-events.js';
 import { eventSpan } from '../../domain/calendar/invitation/event-span.js';
 import { parseInvitation } from '../../domain/calendar/invitation/parse-invitation.js';
 import { oneAtATime } from '../../infra/event-store/project-events.js';
 import type { Projector } from '../projector.js';
-
-/** A strong entity tag of a calendar object's text (as §25's objects have: it changes exactly when the text does). */
-export const calendarTextEtag = (text: string) => `"${createHash('sha256').update(text).digest('base64url')}"`;
+import { calendarTextEtag } from './calendar-text-etag.js';
 
 /**
  * The organizers' stored events (contract §26) and their inboxes: an event's row as last stored

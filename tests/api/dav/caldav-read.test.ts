@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import ICAL from 'ical.js';
 import { completeBooking, markNoShow } from '../../../src/commands/booking/system-moves.js';
+import { renameResource } from '../../../src/commands/resource/rename-resource.js';
 import { seedZone } from '../../support/device-records.js';
 import { mintToken } from '../../support/test-keys.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
@@ -244,6 +245,20 @@ describe('CalDAV read side (contract §25)', function () {
       expect(third.members).to.deep.equal([]);
       expect(third.syncToken).to.equal(second.syncToken);
       ids.splice(2, 1, created);
+    });
+
+    it("reports every object again, with new etags, once the room is renamed (its LOCATION changed)", async () => {
+      const before = await davRequest(server, 'REPORT', roomCalendar(), { depth: '1', token: admin, body: syncBody() });
+      const etags = new Map(before.members.map((m) => [m.href, prop(m, D, 'getetag')!.text]));
+      const room = roomCalendar().split('/').at(-3)!;
+      expect(await renameResource(server.services, room, 'Fjord room', 'device-service')).to.equal(true);
+      const after = await davRequest(server, 'REPORT', roomCalendar(), { depth: '1', token: admin, body: syncBody(before.syncToken) });
+      expect(after.members.map((m) => m.href)).to.have.members([...etags.keys()]);
+      for (const member of after.members) expect(prop(member, D, 'getetag')!.text, member.href).to.not.equal(etags.get(member.href));
+      const object = await davRequest(server, 'GET', after.members[0]!.href, { token: admin });
+      expect(object.text).to.include('LOCATION:Fjord room\r\n');
+      const quiet = await davRequest(server, 'REPORT', roomCalendar(), { depth: '1', token: admin, body: syncBody(after.syncToken) });
+      expect(quiet.members).to.deep.equal([]);
     });
 
     it("shows the workers' moves (no-show, completion) as removed objects", async () => {

@@ -54,7 +54,7 @@ export type DavAnswer = { status: number; text: string; headers: Headers; member
 
 /** One request under /dav/ as a CalDAV client sends it. */
 export async function davRequest(
-  server: TestServer,
+  server: Pick<TestServer, 'url' | 'token'>,
   method: string,
   path: string,
   { body, depth, token = server.token(), headers = {} }: { body?: string; depth?: string; token?: string | null; headers?: Record<string, string> } = {},

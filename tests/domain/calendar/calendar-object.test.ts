@@ -1,9 +1,10 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import ICAL from 'ical.js';
 import { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../../src/domain/access/principal.js';
 import type { Booking } from '../../../src/domain/booking/booking.js';
-import { calendarObjectText } from '../../../src/domain/calendar/calendar-object.js';
+import { calendarObjectKey, calendarObjectText, type CalendarObjectSource } from '../../../src/domain/calendar/calendar-object.js';
 import { foldContentLines, unfoldContentLines } from '../../../src/domain/calendar/fold-content-lines.js';
 import { readSyncToken, syncTokenMaxAgeDays, syncTokenText } from '../../../src/domain/calendar/sync-token.js';
 import { timeZoneCalendarText } from '../../../src/domain/calendar/time-zone-component.js';
@@ -142,5 +143,40 @@ describe('calendar-timezone', () => {
   it('gives a zone without changes one observance', () => {
     const text = timeZoneCalendarText('Asia/Kolkata', Temporal.Instant.from('2027-03-01T10:00:00Z'));
     expect(text).to.include('TZOFFSETTO:+0530');
+  });
+});
+
+describe('the key of a calendar object', () => {
+  /** Sources from a small world, so that equal keys come often, varying every field of the booking and the viewer. */
+  const source: fc.Arbitrary<CalendarObjectSource> = fc
+    .record({
+      id: fc.constantFrom(booking.id, part),
+      bookableResourceId: fc.constantFrom(room, part),
+      workspace: fc.constantFrom(workspace, '6a1f3c1e-1111-4a4a-9b9b-000000000002'),
+      bookerProfileId: fc.constantFrom('alice', 'bob'),
+      bookerEmail: fc.constantFrom('alice@example.com', null),
+      createdBy: fc.constantFrom('alice', 'carol'),
+      title: fc.constantFrom('Planning', 'Review'),
+      startTime: fc.constantFrom('2027-01-05T09:00:00Z', '2027-01-05T09:30:00Z'),
+      endTime: fc.constantFrom('2027-01-05T10:00:00Z', '2027-01-05T11:00:00Z'),
+      units: fc.constantFrom(1, 2),
+      status: fc.constantFrom('pending' as const, 'confirmed' as const, 'cancelled' as const),
+      reason: fc.constantFrom(null, 'moved'),
+      updatedAt: fc.constantFrom('2027-01-02T08:30:00Z', '2027-01-03T08:30:00Z'),
+      sequence: fc.constantFrom(0, 1, undefined),
+      location: fc.constantFrom('Room A', 'zone-1'),
+      calendarResourceId: fc.constantFrom(room, part, undefined),
+      viewer: fc.constantFrom(as('alice', 4), as('bob', 4), as('admin', 2)),
+    })
+    .map(({ location, calendarResourceId, viewer, ...fields }) => ({ booking: { ...booking, ...fields }, location, viewer, calendarResourceId }));
+
+  it('is equal only where the texts are equal: a text kept under it is the text the source renders', () => {
+    fc.assert(
+      fc.property(source, source, (a, b) => {
+        if (calendarObjectKey(a) === calendarObjectKey(b)) expect(calendarObjectText(a)).to.equal(calendarObjectText(b));
+        else expect(calendarObjectText(a)).to.not.equal(calendarObjectText(b));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -2,26 +2,20 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * The transaction that last wrote each booking row (contract §25's sync tokens): set on insert by
- * the default and on update by the trigger, whoever writes the row (the append's inline
- * projection, the log's followers with PROJECTIONS=async, a rebuild). A calendar's sync token is a
+ * the default and on update by the trigger of src/infra/db/functions/bookings-changed-in.sql,
+ * whoever writes the row (the append's inline projection, the log's followers with
+ * PROJECTIONS=async, a rebuild). A calendar's sync token is a
  * transaction id below the late-commit horizon, so the changes since one are the rows whose
  * `changed_in` is at least it; the indexes answer that per resource and per booker.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table bookings add column changed_in xid8 not null default pg_current_xact_id()`.execute(db);
-  await sql`
-    create function bookings_changed_in() returns trigger language plpgsql as $$
-    begin
-      new.changed_in := pg_current_xact_id();
-      return new;
-    end $$`.execute(db);
-  await sql`create trigger bookings_changed_in before update on bookings for each row execute function bookings_changed_in()`.execute(db);
   await sql`create index bookings_changes_by_resource on bookings (bookable_resource_id, changed_in)`.execute(db);
   await sql`create index bookings_changes_by_booker on bookings (booker_profile_id, changed_in)`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql`drop trigger bookings_changed_in on bookings`.execute(db);
-  await sql`drop function bookings_changed_in()`.execute(db);
+  await sql`drop trigger if exists bookings_changed_in on bookings`.execute(db);
+  await sql`drop function if exists bookings_changed_in()`.execute(db);
   await sql`alter table bookings drop column changed_in`.execute(db);
 }
