@@ -15,20 +15,22 @@ export type StoredObjectRow = { name: string; text: string; etag: string };
 /** A row written since a sync position: still listed, or gone (a deleted event or REPLY, a REPLY past its 30 days). */
 export type StoredObjectChange = StoredObjectRow & { listed: boolean };
 
-type Source = { table: RawBuilder<unknown>; name: RawBuilder<unknown>; listed: (now: Temporal.Instant) => RawBuilder<unknown> };
+type Source = { table: RawBuilder<unknown>; name: RawBuilder<unknown>; order: RawBuilder<unknown>; listed: (now: Temporal.Instant) => RawBuilder<unknown> };
 
 const sources: Record<StoredObjects['kind'], Source> = {
-  events: { table: sql`calendar_events`, name: sql`name`, listed: () => sql`not removed` },
+  events: { table: sql`calendar_events`, name: sql`name`, order: sql`name`, listed: () => sql`not removed` },
   inbox: {
     table: sql`calendar_inbox`,
     name: sql`reply_id::text || '.ics'`,
+    // As they came: a REPLY is a message.
+    order: sql`delivered_at, changed_in, reply_id`,
     listed: (now) => sql`not removed and delivered_at > ${now.subtract({ hours: 24 * inboxDays }).toString()}::timestamptz`,
   },
 };
 
 const ownerIs = ({ workspace, owner }: CalendarOwner) => sql`workspace = ${workspace} and owner = ${owner}`;
 
-/** The listed objects, in name order, at most `limit`; for events, those whose span meets [from, to) when a range is given (RFC 4791 §9.9). */
+/** The listed objects (events by name, REPLYs as they came), at most `limit`; for events, those whose span meets [from, to) when a range is given (RFC 4791 §9.9). */
 export async function findStoredObjects(db: Executor, objects: StoredObjects, now: Temporal.Instant, limit: number, range?: { from: Temporal.Instant; to: Temporal.Instant }): Promise<StoredObjectRow[]> {
   const source = sources[objects.kind];
   const overlapping =
@@ -36,7 +38,7 @@ export async function findStoredObjects(db: Executor, objects: StoredObjects, no
   const { rows } = await sql<StoredObjectRow>`
     select ${source.name} as name, text, etag from ${source.table}
     where ${ownerIs(objects.owner)} and ${source.listed(now)} ${overlapping}
-    order by 1 limit ${limit}`.execute(db);
+    order by ${source.order} limit ${limit}`.execute(db);
   return rows;
 }
 
