@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { laterDecisionsCheckpoint } from '../../../src/workers/calendar/later-decisions.js';
 import { placeRelayCheckpoints, startWorkers, type RunningWorkers } from '../../../src/workers/start-workers.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
-import { fastWorkerOptions, waitFor } from '../../workers/worker-test-kit.js';
+import { waitFor } from '../../workers/worker-test-kit.js';
 import { registerZone, setClock } from '../booking/booking-api.js';
 import { C, calendarQueryBody, davRequest, prop } from './dav-requests.js';
 import { eventPath, eventText, putEvent, roomAddress, storedEvent, type EventParts } from './invitation-requests.js';
@@ -103,7 +103,8 @@ describe('decisions made after an invitation reach the organizer\'s event and in
     carol = server.token({ level: 'LV4', sub: 'carol', email: 'carol@example.com' });
     setClock(server, monday);
     await placeRelayCheckpoints(server.services);
-    workers = startWorkers(server.services, fastWorkerOptions);
+    // The production tunables: the 5 s are those a deployment gives.
+    workers = startWorkers(server.services);
   });
   after(async () => {
     await workers.stop();

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
-import type { BookingStatus } from '../../../../src/domain/booking/booking.js';
+import ICAL from 'ical.js';
+import { Temporal } from 'temporal-polyfill';
+import type { Booking, BookingStatus } from '../../../../src/domain/booking/booking.js';
 import type { RoomAnswer } from '../../../../src/domain/calendar/invitation/calendar-event-events.js';
-import { laterAnswer, partstatOfStatus } from '../../../../src/domain/calendar/invitation/later-decision.js';
+import { decideLaterDecision, laterAnswer, partstatOfStatus, type StoredEvent } from '../../../../src/domain/calendar/invitation/later-decision.js';
+import { storedEventText } from '../../../../src/domain/calendar/invitation/stored-event-text.js';
 
 const bookingId = '3f1c2a9e-5b7d-4c1e-9a4f-2d6b8e0c1a77';
 
@@ -56,5 +59,64 @@ describe('a room\'s answer to a decision made after the event was written (contr
     expect(laterAnswer([room({ partstat: 'DECLINED', bookingId: null })], booking('cancelled'))).to.equal(null);
     expect(laterAnswer([declinedElsewhere], booking('confirmed'))).to.equal(null);
     expect(laterAnswer([], booking('cancelled'))).to.equal(null);
+  });
+});
+
+describe('the events of a decision made after the event was written (contract §26)', () => {
+  const sourceText = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//tests//EN',
+    'BEGIN:VEVENT',
+    'UID:event-1',
+    'DTSTAMP:20270101T000000Z',
+    'SEQUENCE:2',
+    'DTSTART:20270105T090000Z',
+    'DTEND:20270105T100000Z',
+    'SUMMARY:Planning',
+    'ORGANIZER:mailto:alice@example.com',
+    'ATTENDEE;CUTYPE=ROOM;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:room-a@resources.invalid',
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+  const stored: StoredEvent = {
+    workspace: 'w',
+    owner: 'alice',
+    name: 'planning.ics',
+    uid: 'event-1',
+    organizerEmail: 'alice@example.com',
+    sourceText,
+    sourceHash: 'hash',
+    scheduleTag: 'tag-1',
+    rooms: [room({ partstat: 'ACCEPTED' })],
+  };
+  const now = Temporal.Instant.from('2027-01-05T09:15:00Z');
+  const decided = (status: BookingStatus, extra: Partial<Booking> = {}) =>
+    ({ id: bookingId, status, reason: null, startTime: '2027-01-05T09:00:00Z', endTime: '2027-01-05T10:00:00Z', confirmedBy: 'alice', cancelledBy: null, ...extra }) as Booking;
+  const replyEvent = (text: string) => new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')!;
+
+  it('stores the event again with the new answer under the same Schedule-Tag, and delivers the room\'s REPLY with the reason', () => {
+    const events = decideLaterDecision(stored, decided('cancelled', { cancelledBy: 'carol', reason: 'room is needed' }), now, () => 'reply-1');
+    expect(events.map((e) => e.type)).to.deep.equal(['CalendarEventStored', 'CalendarReplyDelivered']);
+    const [storedAgain, delivered] = events as [Extract<(typeof events)[number], { type: 'CalendarEventStored' }>, Extract<(typeof events)[number], { type: 'CalendarReplyDelivered' }>];
+    const declined = room({ partstat: 'DECLINED', bookingId: null });
+    expect(storedAgain.data).to.deep.equal({ ...stored, text: storedEventText(sourceText, [declined]), rooms: [declined], at: '2027-01-05T09:15:00Z', by: 'carol' });
+    expect(delivered.data).to.include({ workspace: 'w', owner: 'alice', name: 'planning.ics', replyId: 'reply-1', uid: 'event-1', attendee: 'mailto:room-a@resources.invalid', requestStatus: '2.0;Success' });
+
+    const reply = replyEvent(delivered.data.text);
+    expect(reply.getFirstProperty('attendee')!.getParameter('partstat')).to.equal('DECLINED');
+    expect(reply.getFirstPropertyValue('comment')).to.equal('room is needed');
+    expect(reply.getFirstPropertyValue('sequence')).to.equal(2);
+    expect(String(reply.getFirstPropertyValue('dtstart'))).to.equal('2027-01-05T09:00:00Z');
+  });
+
+  it('an acceptance gives no COMMENT; the same decision again gives no events', () => {
+    const tentative = { ...stored, rooms: [room()] };
+    const [, delivered] = decideLaterDecision(tentative, decided('confirmed', { confirmedBy: 'carol' }), now, () => 'reply-2');
+    const reply = replyEvent(delivered!.data.text);
+    expect(reply.getFirstProperty('attendee')!.getParameter('partstat')).to.equal('ACCEPTED');
+    expect(reply.getFirstPropertyValue('comment')).to.equal(null);
+    expect(decideLaterDecision(stored, decided('confirmed'), now, () => 'reply-3')).to.deep.equal([]);
   });
 });
