@@ -42,7 +42,13 @@ export type CalendarEventEvents = BookingEvent | WaitlistEvent | CalendarEventEv
 /** The stored event names rooms whose streams were not chosen (it changed since they were): they are chosen again. */
 class RoomsMovedOn extends Error {}
 
-const retryMovedRooms = (error: AppendFailure) => (error instanceof RoomsMovedOn ? 'retry' : quotaOrOverlapMeansRetry(error));
+/**
+ * Decided again: rooms chosen before the stored event changed; the guards of the rooms' bookings;
+ * and the UID taken meanwhile by another name in the same calendar (calendar_events_uid, migration
+ * 0041), which the decision then refuses with CALDAV:no-uid-conflict.
+ */
+const retryMovedRooms = (error: AppendFailure) =>
+  error instanceof RoomsMovedOn || error.constraint === 'calendar_events_uid' ? 'retry' : quotaOrOverlapMeansRetry(error);
 
 export const sourceHashOf = (text: string) => createHash('sha256').update(text).digest('hex');
 

@@ -286,6 +286,18 @@ describe('rooms that answer invitations (contract §26)', function () {
   });
 
   describe('under concurrency', () => {
+    it('one UID PUT under eight names at once: one object holds it, the others answer 403 no-uid-conflict (never 500), one booking', async () => {
+      const room = await freshRoom();
+      const uid = randomUUID();
+      const paths = Array.from({ length: 8 }, () => eventPath('alice', name()));
+      const text = eventText({ uid, start: hour(25, 9), end: hour(25, 10), attendees: [roomAddress(room.id)] });
+      const answers = await Promise.all(paths.map((path) => putEvent(server, alice, path, text)));
+      expect(answers.map((a) => a.status).sort()).to.deep.equal([201, 403, 403, 403, 403, 403, 403, 403]);
+      for (const refused of answers.filter((a) => a.status === 403)) expect(refused.text).to.include('no-uid-conflict');
+      const rows = await server.database.db.selectFrom('bookings').select('id').where('calendar_uid', '=', uid).execute();
+      expect(rows).to.have.length(1);
+    });
+
     it('20 organizers inviting one room for one hour at once: exactly one ACCEPTED, 19 DECLINED with 4.0, one booking', async () => {
       const room = await freshRoom();
       const organizers = Array.from({ length: 20 }, (_, i) => `solo${i}`);
