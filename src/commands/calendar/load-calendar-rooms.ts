@@ -67,6 +67,12 @@ const timesOf = (invitation: Invitation, resource: Resource): RoomTimes => ({
   end: eventInstantOf(invitation.end, defaultSeriesTimeZone(resource)),
 });
 
+/** The answer of a room named only in a cancelled event: nothing asked of it, nothing booked. */
+const withdrawn = (room: NamedRoom, visible: boolean): RoomAnswer =>
+  visible
+    ? { address: room.address, resourceId: room.resourceId, bookingId: null, partstat: 'DECLINED', scheduleStatus: '1.2', requestStatus: '2.0;Success' }
+    : { address: room.address, resourceId: null, bookingId: null, partstat: 'DECLINED', scheduleStatus: '3.7', requestStatus: '3.7;Invalid calendar user' };
+
 const sameTimes = (a: RoomTimes, b: RoomTimes) => a.start.equals(b.start) && a.end.equals(b.end);
 
 /** What the rooms' decisions need beyond the classification: read on `db`, the state at (at least) the streams' revisions read before. */
@@ -101,7 +107,8 @@ export async function loadRoomCases(ctx: CommandContext, db: Executor, actor: Pr
       const changed = !sameTimes(times, { start: instantOf(booking.startTime), end: instantOf(booking.endTime) }) || booking.title !== title;
       return [changed ? { kind: 'move', address: room.address, previous: kept, times, booking, resource } : { kind: 'ready', room: { kind: 'kept', answer: kept } }];
     }
-    if (leaving === 'event cancelled') return answer ? [{ kind: 'ready', room: { kind: 'kept', answer: { ...answer, address: room.address, bookingId: null } } }] : [];
+    // A cancelled event's room holds nothing: whatever the client wrote of it, or the room answered before, it shows DECLINED.
+    if (leaving === 'event cancelled') return [{ kind: 'ready', room: { kind: 'kept', answer: { ...(answer ?? withdrawn(room, isPrincipalFor(actor, resource))), address: room.address, bookingId: null, partstat: 'DECLINED' } } }];
     if (!isPrincipalFor(actor, resource)) return [{ kind: 'ready', room: { kind: 'unresolved', address: room.address } }];
     const times = timesOf(invitation!, resource);
     const askedBefore = answer !== null && previous !== null && sameTimes(times, timesOf(previous, resource));

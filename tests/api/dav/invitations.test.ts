@@ -226,6 +226,19 @@ describe('rooms that answer invitations (contract §26)', function () {
       expect((await davRequest(server, 'DELETE', other, { token: alice })).status).to.equal(404);
     });
 
+    it('a new event already cancelled books nothing, and its room shows DECLINED whatever PARTSTAT the client wrote', async () => {
+      const room = await freshRoom();
+      const path = eventPath('alice', name());
+      const uid = randomUUID();
+      const text = eventText({ uid, start: hour(19, 9), end: hour(19, 10), status: 'CANCELLED', attendees: [] }).replace(
+        'STATUS:CANCELLED',
+        `STATUS:CANCELLED\r\nATTENDEE;CUTYPE=ROOM;PARTSTAT=ACCEPTED;X-BOOKING-ID=${randomUUID()}:${roomAddress(room.id)}`,
+      );
+      expect((await putEvent(server, alice, path, text)).status).to.equal(201);
+      expect((await storedEvent(server, alice, path)).attendees).to.deep.include({ address: roomAddress(room.id), partstat: 'DECLINED', scheduleStatus: '1.2', bookingId: null });
+      expect(await server.database.db.selectFrom('bookings').select('id').where('calendar_uid', '=', uid).execute()).to.deep.equal([]);
+    });
+
     it('DELETE of a REPLY removes it from the inbox', async () => {
       const room = await freshRoom();
       const uid = randomUUID();
