@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Booking } from '../../domain/booking/booking.js';
-import { calendarEventStreamId, type CalendarEventEvent, type CalendarEventKey } from '../../domain/calendar/invitation/calendar-event-events.js';
+import { type CalendarEventEvent, type CalendarEventKey } from '../../domain/calendar/invitation/calendar-event-events.js';
 import { decideLaterDecision } from '../../domain/calendar/invitation/later-decision.js';
 import { resourceStreamId } from '../../domain/resource/resource.js';
 import { findBooking } from '../../projections/booking/booking-queries.js';
 import { findCalendarEvent, findCalendarEventNameOfUid, type StoredCalendarEvent } from '../../projections/calendar/calendar-event-queries.js';
 import type { CommandContext } from '../command-context.js';
+import { calendarEventStreamId } from './calendar-event-stream.js';
 import { handleCommand } from '../handle-command.js';
 
 type LaterDecisionState = { stored: StoredCalendarEvent | null; booking: Booking | null };

@@ -1,9 +1,10 @@
 import type { Principal } from '../../domain/access/principal.js';
 import { utcText } from '../../domain/booking/booking-time.js';
-import { calendarEventStreamId, type CalendarReplyRemoved } from '../../domain/calendar/invitation/calendar-event-events.js';
+import { type CalendarReplyRemoved } from '../../domain/calendar/invitation/calendar-event-events.js';
 import { notFound } from '../../domain/domain-error.js';
 import { findInboxReply } from '../../projections/calendar/calendar-event-queries.js';
 import type { CommandContext } from '../command-context.js';
+import { calendarEventStreamId } from './calendar-event-stream.js';
 import { handleCommand } from '../handle-command.js';
 
 /**

@@ -4,7 +4,6 @@ import type { Principal } from '../../domain/access/principal.js';
 import { utcText } from '../../domain/booking/booking-time.js';
 import type { BookingEvent } from '../../domain/booking/booking-events.js';
 import {
-  calendarEventStreamId,
   type CalendarEventEvent,
   type CalendarEventKey,
   type CalendarReplyDelivered,
@@ -19,6 +18,7 @@ import type { WaitlistEvent } from '../../domain/waitlist/waitlist-events.js';
 import type { Executor } from '../../infra/db/database.js';
 import { findCalendarEvent, findCalendarEventNameOfUid, type StoredCalendarEvent } from '../../projections/calendar/calendar-event-queries.js';
 import type { CommandContext } from '../command-context.js';
+import { calendarEventStreamId } from './calendar-event-stream.js';
 import { handleCommandOnStreams, type AppendFailure, type StreamEvents } from '../handle-command.js';
 import { quotaGuardOfBooking } from '../placement/quota-guard-of-booking.js';
 import { quotaOrOverlapMeansRetry } from '../placement/quota-hold.js';
