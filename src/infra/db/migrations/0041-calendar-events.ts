@@ -52,6 +52,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  // Its triggers go with the tables: the script is applied again after a later up.
+  await sql`delete from database_functions where name = 'calendar-changed-in.sql'`.execute(db);
   await sql`drop table calendar_inbox`.execute(db);
   await sql`drop table calendar_events`.execute(db);
   for (const table of ['bookings', 'bookings_archive']) await sql`alter table ${sql.table(table)} drop column calendar_uid`.execute(db);
