@@ -26,7 +26,7 @@ function liveBooking(resourceId: string, workspace: string, firstDayMs: number, 
   return {
     id: randomUUID(), bookableResourceId: resourceId, workspace, resourceType: 'zone', resourceId: 'zone-archive',
     bookerProfileId: `user-${i % 50}`, bookerEmail: null, createdBy: `user-${i % 50}`, title: 'Live', startTime: iso(start), endTime: iso(start + spacing * 0.9),
-    bufferBeforeMinutes: 0, bufferAfterMinutes: 0, bundleId: null,
+    bufferBeforeMinutes: 0, bufferAfterMinutes: 0, bundleId: null, calendarUid: null,
     units: 1, pooled: false, status: 'confirmed', isSeriesParent: false, recurrenceRule: null, recurrenceTimeZone: null, recurrenceParentId: null,
     exceptionOf: null, confirmedBy: null, confirmedAt: null, cancelledBy: null, cancelledAt: null, onBehalfOf: null, reason: null,
     checkedInAt: null, checkedOutAt: null, createdAt: at, updatedAt: at,

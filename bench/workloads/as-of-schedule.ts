@@ -33,7 +33,7 @@ function seededBooking(resourceId: string, workspace: string, firstDayMs: number
     id: randomUUID(), bookableResourceId: resourceId, workspace, resourceType: 'zone', resourceId: 'zone-as-of',
     bookerProfileId: `user-${i % 50}`, bookerEmail: null, createdBy: `user-${i % 50}`, title: 'Seeded', startTime: new Date(start).toISOString().replace('.000Z', 'Z'),
     endTime: new Date(start + spacing * 0.9).toISOString().replace('.000Z', 'Z'), units: 1, pooled: false, status: 'confirmed', isSeriesParent: false,
-    bufferBeforeMinutes: 0, bufferAfterMinutes: 0, bundleId: null,
+    bufferBeforeMinutes: 0, bufferAfterMinutes: 0, bundleId: null, calendarUid: null,
     recurrenceRule: null, recurrenceTimeZone: null, recurrenceParentId: null, exceptionOf: null, confirmedBy: null, confirmedAt: null,
     cancelledBy: null, cancelledAt: null, onBehalfOf: null, reason: null, checkedInAt: null, checkedOutAt: null, createdAt: at, updatedAt: at,
   };

@@ -20,10 +20,11 @@ const statusOf: Record<DomainErrorCode, number> = {
   unsupported_media_type: 415,
   dependency_unavailable: 503,
   bundle_member: 409,
+  calendar_managed: 409,
 };
 
 /** Codes whose name a client reads as `reason`. */
-const reasonCodes = new Set<DomainErrorCode>(['invalid_transition', 'outside_checkin_window', 'already_registered', 'resource_not_found', 'bundle_member', 'slot_available']);
+const reasonCodes = new Set<DomainErrorCode>(['invalid_transition', 'outside_checkin_window', 'already_registered', 'resource_not_found', 'bundle_member', 'calendar_managed', 'slot_available']);
 
 /**
  * The refusals of body-parser (express.json) and of raw-body beneath it, by their `type`, with the

@@ -14,7 +14,8 @@ export type DomainErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'dependency_unavailable'
-  | 'bundle_member';
+  | 'bundle_member'
+  | 'calendar_managed';
 
 export type BookingConflict = { bookingId: string; startTime: string; endTime: string };
 

@@ -1,5 +1,6 @@
 import { blackoutsProjector } from './blackout/blackouts-projector.js';
 import { bookingsProjector } from './booking/bookings-projector.js';
+import { calendarEventsProjector } from './calendar/calendar-events-projector.js';
 import type { Projector } from './projector.js';
 import { recordsProjector, repeatableRecordsProjector } from './record/records-projector.js';
 import { quotasProjector } from './quota/quotas-projector.js';
@@ -13,7 +14,7 @@ import { utilizationProjector } from './utilization/utilization-projector.js';
  * Every read model kept inline with the event log, in the order they are applied; the store is
  * created with them (src/open-event-store.ts) and a rebuild replays the log through them.
  */
-export const projectors: readonly Projector[] = [resourcesProjector, bookingsProjector, timersProjector, recordsProjector, utilizationProjector, quotasProjector, blackoutsProjector, approvalDelegationsProjector, waitlistProjector];
+export const projectors: readonly Projector[] = [resourcesProjector, bookingsProjector, timersProjector, recordsProjector, utilizationProjector, quotasProjector, blackoutsProjector, approvalDelegationsProjector, waitlistProjector, calendarEventsProjector];
 
 /**
  * The projectors that follow the log from a checkpointed runner with PROJECTIONS=async on the

@@ -219,7 +219,7 @@ describe('openapi/booking.yaml', () => {
       'id', 'bookableResourceId', 'isSeriesParent', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'createdBy', 'title',
       'startTime', 'endTime', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'units', 'status', 'recurrenceRule', 'recurrenceParentId', 'exceptionOf',
       'confirmedBy', 'confirmedAt', 'cancelledBy', 'cancelledAt', 'onBehalfOf', 'reason', 'checkedInAt',
-      'checkedOutAt', 'createdAt', 'updatedAt', 'archivedAt', 'bundleId',
+      'checkedOutAt', 'createdAt', 'updatedAt', 'archivedAt', 'bundleId', 'calendarUid',
     ]);
     for (const list of ['ResourceList', 'BookingList', 'DeadLetterList']) {
       const required = ((schemas[list]?.allOf as Json[]) ?? []).flatMap((s) => (s.required as string[]) ?? []);

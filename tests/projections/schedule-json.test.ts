@@ -125,6 +125,7 @@ describe('schedules rendered by PostgreSQL', function () {
         bufferBeforeMinutes,
         bufferAfterMinutes,
         bundleId: null,
+        calendarUid: null,
         units: 1,
         pooled: false,
         status,

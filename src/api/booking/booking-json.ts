@@ -66,6 +66,7 @@ export function bookingJson(stored: StoredBooking, timeZone?: string) {
     recurrenceParentId: booking.recurrenceParentId,
     exceptionOf: booking.exceptionOf,
     bundleId: booking.bundleId,
+    calendarUid: booking.calendarUid,
     confirmedBy: booking.confirmedBy,
     confirmedAt: timeOrNull(booking.confirmedAt, timeZone),
     cancelledBy: booking.cancelledBy,
@@ -80,7 +81,7 @@ export function bookingJson(stored: StoredBooking, timeZone?: string) {
   };
 }
 
-/** Another user's booking in a schedule read by LV4/LV5: its times and status, nobody's details. */
+/** Another user's booking in a schedule read by LV4/LV5: its times and status, nobody's details (nor its calendar event's UID). */
 export function anonymousBookingJson(booking: StoredBooking, timeZone?: string) {
-  return { ...bookingJson(booking, timeZone), title: null, bookerEmail: null, bookerProfileId: null, createdBy: null, confirmedBy: null, cancelledBy: null, onBehalfOf: null, reason: null };
+  return { ...bookingJson(booking, timeZone), title: null, bookerEmail: null, bookerProfileId: null, createdBy: null, confirmedBy: null, cancelledBy: null, onBehalfOf: null, reason: null, calendarUid: null };
 }

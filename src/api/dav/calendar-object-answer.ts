@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import { calendarObjectKey, calendarObjectText, type CalendarObjectSource } from '../../domain/calendar/calendar-object.js';
 import { boundedCache } from '../../infra/cache/bounded-cache.js';
 import type { CalendarObjectRow } from '../../projections/calendar/calendar-objects.js';
+import { calendarTextEtag } from '../../projections/calendar/calendar-text-etag.js';
 import type { DavCaller } from './dav-caller.js';
 
-/** A calendar object as served: its text and strong entity tag (a digest of the text: it changes exactly when the text does). */
-export type CalendarObject = { bookingId: string; text: string; etag: string };
+/** A calendar object as served: its name in its calendar, its text and strong entity tag (calendarTextEtag: it changes exactly when the text does). */
+export type CalendarObject = { name: string; text: string; etag: string };
 
 type Rendered = { text: string; etag: string };
 
@@ -17,11 +17,11 @@ const rendered = boundedCache<string, Rendered>('calendar-objects', { maxBytes: 
 
 function render(source: CalendarObjectSource): Rendered {
   const text = calendarObjectText(source);
-  return { text, etag: `"${createHash('sha256').update(text).digest('base64url')}"` };
+  return { text, etag: calendarTextEtag(text) };
 }
 
 export function calendarObjectOf(caller: DavCaller, row: CalendarObjectRow, calendarResourceId: string | undefined): CalendarObject {
   const source = { booking: row.booking, location: row.location, viewer: caller.principal, calendarResourceId };
   const { text, etag } = rendered.remember(calendarObjectKey(source), () => render(source));
-  return { bookingId: row.booking.id, text, etag };
+  return { name: `${row.booking.id}.ics`, text, etag };
 }

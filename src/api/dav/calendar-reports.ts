@@ -1,12 +1,12 @@
 import { Temporal } from 'temporal-polyfill';
 import { invalidRequest } from '../../domain/domain-error.js';
 import { readSyncToken, syncTokenText } from '../../domain/calendar/sync-token.js';
-import { findCalendarChanges, findCalendarObjects, findCalendarObjectsById, findSyncPosition } from '../../projections/calendar/calendar-objects.js';
-import { calendarObjectOf } from './calendar-object-answer.js';
+import type { CalendarObject } from './calendar-object-answer.js';
+import { calendarSyncPosition, changesSince, listedObjects, objectsInRange, objectsNamed } from './calendar-contents.js';
 import type { DavCaller } from './dav-caller.js';
 import { calendarDaysAround, maxListed, tooMany, type DavCalendar } from './dav-node.js';
-import { listedObjects, objectNode } from './dav-nodes.js';
-import { bookingIdOfObject, davPathOfHref, objectHref } from './dav-paths.js';
+import { objectNode } from './dav-nodes.js';
+import { calendarHref, davPathOfHref, objectHref } from './dav-paths.js';
 import { invalidSyncToken } from './dav-precondition.js';
 import type { DavResponse } from './multistatus.js';
 import { propRequestOf, propstatsOf } from './propfind.js';
@@ -49,41 +49,42 @@ function queryRange(caller: DavCaller, query: XmlElement): { from: Temporal.Inst
   return { from, to };
 }
 
+/** The members of a report for these objects, each with the properties asked for. */
+async function responsesOf(calendar: DavCalendar, objects: readonly CalendarObject[], query: XmlElement): Promise<DavResponse[]> {
+  const request = propRequestOf(query);
+  return Promise.all(
+    objects.map(async (object) => {
+      const node = objectNode(calendar, object);
+      return { href: node.href, propstats: await propstatsOf(node, request) };
+    }),
+  );
+}
+
 /** REPORT calendar-query (RFC 4791 §7.8): the objects overlapping the range. */
 export async function calendarQuery(caller: DavCaller, calendar: DavCalendar, query: XmlElement): Promise<ReportAnswer> {
   const range = queryRange(caller, query);
-  if (!range || !calendar.holdsBookings) return { responses: [] };
-  const rows = await findCalendarObjects(caller.db, calendar.scope, range, maxListed + 1);
-  if (rows.length > maxListed) throw tooMany('calendar objects');
-  const request = propRequestOf(query);
-  return {
-    responses: await Promise.all(
-      rows.map(async (row) => {
-        const node = objectNode(calendar, calendarObjectOf(caller, row, calendar.calendarResourceId));
-        return { href: node.href, propstats: await propstatsOf(node, request) };
-      }),
-    ),
-  };
+  if (!range) return { responses: [] };
+  return { responses: await responsesOf(calendar, await objectsInRange(caller, calendar, range), query) };
 }
 
 /** REPORT calendar-multiget (RFC 4791 §7.9): the objects named, 404 for each the calendar does not hold. */
 export async function calendarMultiget(caller: DavCaller, calendar: DavCalendar, query: XmlElement): Promise<ReportAnswer> {
   const asked = childrenNamed(query, dav, 'href').map((h) => h.text.trim());
   if (asked.length > maxListed) throw tooMany('hrefs');
-  const idOf = (href: string) => {
+  const nameOf = (href: string) => {
     const path = davPathOfHref(href);
-    if (path?.kind !== 'object' || path.calendar !== calendar.name || objectHref(path.owner, path.calendar, '') !== objectHref(calendar.owner, calendar.name, '')) return null;
-    return bookingIdOfObject(path.object);
+    if (path?.kind !== 'object' || calendarHref(path.owner, path.calendar) !== calendarHref(calendar.owner, calendar.name)) return null;
+    return path.object;
   };
-  const ids = asked.map(idOf);
-  const rows = calendar.holdsBookings ? await findCalendarObjectsById(caller.db, calendar.scope, ids.filter((id): id is string => id !== null)) : [];
-  const byId = new Map(rows.map((row) => [row.booking.id, row]));
+  const names = asked.map(nameOf);
+  const found = await objectsNamed(caller, calendar, names.filter((name): name is string => name !== null));
+  const byName = new Map(found.map((object) => [object.name, object]));
   const request = propRequestOf(query);
   const responses = await Promise.all(
     asked.map(async (href, i): Promise<DavResponse> => {
-      const row = ids[i] ? byId.get(ids[i]) : undefined;
-      if (!row) return { href, status: 404 };
-      const node = objectNode(calendar, calendarObjectOf(caller, row, calendar.calendarResourceId));
+      const object = names[i] ? byName.get(names[i]) : undefined;
+      if (!object) return { href, status: 404 };
+      const node = objectNode(calendar, object);
       return { href: node.href, propstats: await propstatsOf(node, request) };
     }),
   );
@@ -101,28 +102,13 @@ export async function syncCollection(caller: DavCaller, calendar: DavCalendar, q
   const level = childNamed(query, dav, 'sync-level')?.text.trim();
   if (level !== undefined && level !== '1' && level !== 'infinite') throw invalidRequest('sync-level is 1 or infinite', '/body/sync-level');
   const sent = childNamed(query, dav, 'sync-token')?.text.trim() ?? '';
-  const request = propRequestOf(query);
-  const { position, horizon } = await findSyncPosition(caller.db, calendar.scope);
+  const { position, horizon } = await calendarSyncPosition(caller, calendar);
   const syncToken = syncTokenText(position, caller.now);
-  const propsOf = async (object: ReturnType<typeof calendarObjectOf>) => {
-    const node = objectNode(calendar, object);
-    return { href: node.href, propstats: await propstatsOf(node, request) };
-  };
-  if (sent === '') {
-    const objects = await listedObjects(caller, calendar);
-    return { responses: await Promise.all(objects.map(propsOf)), syncToken };
-  }
+  if (sent === '') return { responses: await responsesOf(calendar, await listedObjects(caller, calendar), query), syncToken };
   const reading = readSyncToken(sent, caller.now, horizon);
   if (reading.kind === 'unknown') throw invalidSyncToken('this sync token was not given out by this service');
   if (reading.kind === 'too-old') throw invalidSyncToken('this sync token is too old: list the calendar again with an empty one');
-  if (!calendar.holdsBookings) return { responses: [], syncToken };
-  const membersEndAfter = caller.now.subtract({ hours: 24 * calendarDaysAround });
-  const changes = await findCalendarChanges(caller.db, calendar.scope, reading.position, membersEndAfter, maxListed + 1);
-  if (changes.length > maxListed) throw tooMany('changes since this token');
-  const responses = await Promise.all(
-    changes.map((change) =>
-      change.member ? propsOf(calendarObjectOf(caller, change, calendar.calendarResourceId)) : { href: objectHref(calendar.owner, calendar.name, change.booking.id), status: 404 },
-    ),
-  );
-  return { responses, syncToken };
+  const { changed, removed } = await changesSince(caller, calendar, reading.position);
+  const gone = removed.map((name): DavResponse => ({ href: objectHref(calendar.owner, calendar.name, name), status: 404 }));
+  return { responses: [...(await responsesOf(calendar, changed, query)), ...gone], syncToken };
 }

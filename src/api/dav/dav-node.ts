@@ -1,4 +1,5 @@
 import type { CalendarScope } from '../../projections/calendar/calendar-objects.js';
+import type { StoredObjects } from '../../projections/calendar/stored-calendar-objects.js';
 import type { DavCaller } from './dav-caller.js';
 import { principalCollectionHref, principalHref, type DavOwner } from './dav-paths.js';
 import { DavPreconditionError } from './dav-precondition.js';
@@ -9,8 +10,8 @@ import { caldav, dav } from './xml-names.js';
 /** A resource under /dav/: its href, its properties, and for a collection its members (Depth 1). */
 export type DavNode = { href: string; properties: DavProperties; members?: () => Promise<DavNode[]>; calendar?: DavCalendar };
 
-/** What a calendar collection reads its objects from. */
-export type DavCalendar = { scope: CalendarScope; owner: DavOwner; name: string; calendarResourceId?: string; holdsBookings: boolean };
+/** What a calendar collection reads its objects from: bookings of its scope, objects kept as text (§26), or both (calendar-contents.ts). */
+export type DavCalendar = { scope: CalendarScope; owner: DavOwner; name: string; calendarResourceId?: string; holdsBookings: boolean; stored?: StoredObjects };
 
 /** Contract §25: beyond this many principals or objects in one answer, 507. */
 export const maxListed = 10_000;

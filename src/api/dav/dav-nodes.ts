@@ -1,9 +1,11 @@
 import { notFound } from '../../domain/domain-error.js';
 import { timeZoneCalendarText } from '../../domain/calendar/time-zone-component.js';
 import { syncTokenText } from '../../domain/calendar/sync-token.js';
-import { findCalendarObjects, findCalendarObjectsById, findSyncPosition, type CalendarScope } from '../../projections/calendar/calendar-objects.js';
+import type { CalendarScope } from '../../projections/calendar/calendar-objects.js';
+import type { StoredObjects } from '../../projections/calendar/stored-calendar-objects.js';
+import { calendarSyncPosition, listedObjects, objectsNamed } from './calendar-contents.js';
 import type { ResourcePrincipal } from '../../projections/calendar/resource-principals.js';
-import { calendarObjectOf, type CalendarObject } from './calendar-object-answer.js';
+import type { CalendarObject } from './calendar-object-answer.js';
 import type { DavCaller } from './dav-caller.js';
 import { calendarDaysAround, collection, common, maxListed, plainCollection, reports, tooMany, userOwner, type DavCalendar, type DavNode } from './dav-node.js';
 import { bookingIdOfObject, calendarHref, homeHref, hrefOf, objectHref, principalHref, principalsHref, resourceCalendars, rootHref, userCalendars, type DavOwner, type DavPath } from './dav-paths.js';
@@ -13,19 +15,9 @@ import { element } from './multistatus.js';
 import { resourcePrincipal, userPrincipal, visibleResource, visibleResources } from './principal-nodes.js';
 import { caldav, calendarServer, dav } from './xml-names.js';
 
-/** A calendar's objects as listed (PROPFIND Depth 1, a first sync): the bookings ending at most 180 days ago, 507 beyond maxListed. */
-export async function listedObjects(caller: DavCaller, calendar: DavCalendar): Promise<CalendarObject[]> {
-  if (!calendar.holdsBookings) return [];
-  const from = caller.now.subtract({ hours: 24 * calendarDaysAround });
-  const to = caller.now.add({ hours: 24 * 3650 });
-  const rows = await findCalendarObjects(caller.db, calendar.scope, { from, to }, maxListed + 1);
-  if (rows.length > maxListed) throw tooMany('calendar objects');
-  return rows.map((row) => calendarObjectOf(caller, row, calendar.calendarResourceId));
-}
-
 export function objectNode(calendar: DavCalendar, object: CalendarObject): DavNode {
   return {
-    href: objectHref(calendar.owner, calendar.name, object.bookingId),
+    href: objectHref(calendar.owner, calendar.name, object.name),
     properties: propertiesOf(
       property(dav, 'resourcetype', () => []),
       property(dav, 'getetag', () => [object.etag]),
@@ -41,7 +33,7 @@ const calendarDisplayNames: Record<string, string> = { bookings: 'Bookings', inb
 function calendarNode(caller: DavCaller, calendar: DavCalendar, resource: ResourcePrincipal | null): DavNode {
   const { owner, name } = calendar;
   let position: Promise<bigint> | undefined;
-  const syncToken = async () => syncTokenText(await (position ??= findSyncPosition(caller.db, calendar.scope).then((p) => p.position)), caller.now);
+  const syncToken = async () => syncTokenText(await (position ??= calendarSyncPosition(caller, calendar).then((p) => p.position)), caller.now);
   const kind = name === 'inbox' ? element(caldav, 'schedule-inbox') : name === 'outbox' ? element(caldav, 'schedule-outbox') : element(caldav, 'calendar');
   const components = owner.kind === 'user' ? ['VEVENT', 'VFREEBUSY'] : ['VEVENT'];
   const timeZone = resource?.timeZone ?? null;
@@ -53,7 +45,7 @@ function calendarNode(caller: DavCaller, calendar: DavCalendar, resource: Resour
     property(caldav, 'supported-calendar-component-set', () => components.map((c) => element(caldav, 'comp', [], { name: c }))),
     reports([caldav, 'calendar-query'], [caldav, 'calendar-multiget'], [dav, 'sync-collection'], [caldav, 'free-busy-query']),
   ];
-  if (calendar.holdsBookings) {
+  if (calendar.holdsBookings || calendar.stored) {
     list.push(property(calendarServer, 'getctag', async () => [await syncToken()]), property(dav, 'sync-token', async () => [await syncToken()]));
   }
   if (timeZone) list.push(property(caldav, 'calendar-timezone', () => [timeZoneCalendarText(timeZone, caller.now)]));
@@ -68,9 +60,21 @@ function calendarNode(caller: DavCaller, calendar: DavCalendar, resource: Resour
 /** The scope of a user's bookings/: its own bookings, in its workspace (LV1 without one: in all). */
 const ownBookings = (caller: DavCaller): CalendarScope => ({ kind: 'booker', sub: caller.principal.sub, workspace: caller.principal.workspace });
 
+/** The objects a user's calendar keeps as text (contract §26): its events in bookings/, its REPLYs in inbox/; none without a workspace (nothing can be written there). */
+function storedObjectsOf(caller: DavCaller, name: string): StoredObjects | undefined {
+  const { workspace, sub } = caller.principal;
+  if (workspace === null) return undefined;
+  if (name === 'bookings') return { kind: 'events', owner: { workspace, owner: sub } };
+  if (name === 'inbox') return { kind: 'inbox', owner: { workspace, owner: sub } };
+  return undefined;
+}
+
 /** A calendar of a home whose owner is checked already. */
 function calendarFor(caller: DavCaller, owner: DavOwner, name: string, resource: ResourcePrincipal | null): DavCalendar {
-  if (owner.kind === 'user') return { scope: ownBookings(caller), owner, name, holdsBookings: name === 'bookings' };
+  if (owner.kind === 'user') {
+    const stored = storedObjectsOf(caller, name);
+    return { scope: ownBookings(caller), owner, name, holdsBookings: name === 'bookings', ...(stored && { stored }) };
+  }
   return { scope: { kind: 'resource', resourceId: owner.resourceId }, owner, name, calendarResourceId: resource?.id ?? owner.resourceId, holdsBookings: true };
 }
 
@@ -147,12 +151,10 @@ export async function resolveNode(caller: DavCaller, path: DavPath): Promise<Dav
   }
 }
 
-/** One object of a calendar by its name `{bookingId}.ics`, null when the calendar does not hold it. */
+/** One object of a calendar by its name, null when the calendar does not hold it. */
 export async function findObject(caller: DavCaller, calendar: DavCalendar, name: string): Promise<CalendarObject | null> {
-  const id = bookingIdOfObject(name);
-  if (!id || !calendar.holdsBookings) return null;
-  const [row] = await findCalendarObjectsById(caller.db, calendar.scope, [id]);
-  return row ? calendarObjectOf(caller, row, calendar.calendarResourceId) : null;
+  const [object] = await objectsNamed(caller, calendar, [name]);
+  return object ?? null;
 }
 
 /** The calendar a path names (for GET and REPORTs), its objects' own calendar for an object. */

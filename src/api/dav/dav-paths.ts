@@ -8,7 +8,7 @@
  *   /dav/principals/resources/{registrationId}/       one resource
  *   /dav/calendars/users/{user}/                      the caller's home: bookings/, inbox/, outbox/
  *   /dav/calendars/resources/{registrationId}/        a resource's home: bookings/
- *   …/{calendar}/{bookingId}.ics                      one booking
+ *   …/{calendar}/{name}.ics                           one object: {bookingId}.ics for a booking, else the name its writer chose (§26)
  */
 
 /** Whose principal or home: the caller (by its path segment) or a resource (by registration id). */
@@ -70,7 +70,7 @@ export const principalCollectionHref = (owners: DavOwner['kind']) => `/dav/princ
 export const principalHref = (owner: DavOwner) => `${principalCollectionHref(owner.kind)}${segment(idOf(owner))}/`;
 export const homeHref = (owner: DavOwner) => `/dav/calendars/${ownerSegment[owner.kind]}/${segment(idOf(owner))}/`;
 export const calendarHref = (owner: DavOwner, calendar: string) => `${homeHref(owner)}${segment(calendar)}/`;
-export const objectHref = (owner: DavOwner, calendar: string, bookingId: string) => `${calendarHref(owner, calendar)}${segment(`${bookingId}.ics`)}`;
+export const objectHref = (owner: DavOwner, calendar: string, name: string) => `${calendarHref(owner, calendar)}${segment(name)}`;
 
 /** The href of any path. */
 export function hrefOf(path: DavPath): string {

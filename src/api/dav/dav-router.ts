@@ -8,7 +8,8 @@ import { calendarMultiget, calendarQuery, syncCollection, utcDateTime, type Repo
 import { freeBusyQueryAnswer, outboxFreeBusyAnswer } from './free-busy-answers.js';
 import { davAuthentication } from './dav-authentication.js';
 import { davCallerOf, type DavCaller } from './dav-caller.js';
-import { allowedMethods, davCompliance, writeMethods } from './dav-methods.js';
+import { allowedMethods, calendarWrites, davCompliance, writeMethods } from './dav-methods.js';
+import { writeObject } from './calendar-object-writes.js';
 import { findObject, resolveCalendar, resolveNode } from './dav-nodes.js';
 import { parseDavPath, type DavPath } from './dav-paths.js';
 import { DavPreconditionError, davPreconditionHandler, needPrivileges } from './dav-precondition.js';
@@ -110,6 +111,7 @@ export function davRouter(services: Services): Router {
     const body = await readDavBody(req);
     const xml = xmlBodied.has(req.method) ? parseXmlBody(body) : null;
     const caller = davCallerOf(res, services);
+    if (calendarWrites.has(req.method)) return writeObject(services, caller, path, req, res, body);
     if (writeMethods.has(req.method)) throw needPrivileges(`${req.method} is not allowed under /dav/ for this resource`);
     switch (req.method) {
       case 'GET':

@@ -37,6 +37,8 @@ export type Booking = {
   exceptionOf: string | null;
   /** The bundle it was created in (contract §22), null for any other booking (upcastBooking: events written before bundles lack it). */
   bundleId: string | null;
+  /** The UID of the organizer's calendar event that made it (contract §26), null for any other booking; moved only through that event. */
+  calendarUid: string | null;
   confirmedBy: string | null;
   confirmedAt: string | null;
   cancelledBy: string | null;

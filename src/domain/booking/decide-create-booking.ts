@@ -22,6 +22,8 @@ export type CreateBooking = {
   bundleId?: string;
   /** Units of the resource it takes (contract §21); one when absent. */
   units?: number;
+  /** The organizer's calendar event it is made for (contract §26). */
+  calendarUid?: string;
 };
 
 /** The delegations given by the resource's approvers, for the `approvers` a pending booking's event names. */
@@ -46,6 +48,7 @@ export function decideCreateBooking(command: CreateBooking, state: CreateBooking
     now,
     bundleId: command.bundleId ?? null,
     units: command.units ?? 1,
+    calendarUid: command.calendarUid ?? null,
   });
   return bookingCreated(booking, actor.sub, resource, state.delegations ?? [], now);
 }

@@ -32,13 +32,15 @@ export type RescheduleBookingState = {
  * booking's own occupation, quota use or count (it adds no booking), a kept start not judged again.
  * A title-only change keeps status and times. Any change to an occurrence detaches it from its series.
  * A booking of a bundle moves only with its bundle (`inBundle`): alone → 409 bundle_member (contract §22).
+ * A booking made by an organizer's calendar event moves only with that event (`calendar`, contract
+ * §26): otherwise → 409 calendar_managed.
  */
 export function decideRescheduleBooking(
   command: RescheduleBooking,
   state: RescheduleBookingState,
   actor: Principal,
   now: Temporal.Instant,
-  { inBundle = false }: { inBundle?: boolean } = {},
+  { inBundle = false, calendar = false }: { inBundle?: boolean; calendar?: boolean } = {},
 ): BookingRescheduled[] {
   // §3's order: the request's own faults (400) and the caller's (403) before the booking (404, 409).
   const early = (command.startTime && command.endTime ? timesRefusal(command.startTime, command.endTime, now, false) : null) ?? callerRefusal({}, actor);
@@ -46,6 +48,9 @@ export function decideRescheduleBooking(
   const booking = visibleBooking(actor, state.booking);
   assertBookerOrAdmin(actor, booking);
   if (booking.bundleId && !inBundle) throw new DomainError('bundle_member', 'a booking of a bundle moves with its bundle: PATCH /bundles/{bundleId}');
+  if (booking.calendarUid !== null && !calendar) {
+    throw new DomainError('calendar_managed', "a booking made by a calendar invitation moves with its event: change the event in the organizer's calendar");
+  }
   if (booking.isSeriesParent) throw invalidTransition('a series is changed through /bookings/series/{parentId}');
   if (booking.status !== 'pending' && booking.status !== 'confirmed') {
     throw invalidTransition(`Booking cannot be rescheduled in status ${booking.status}`);

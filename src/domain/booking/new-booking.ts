@@ -18,10 +18,12 @@ export type NewBooking = {
   bundleId?: string | null;
   /** Units of the resource it takes (contract §21); one by default. */
   units?: number;
+  /** The organizer's calendar event that makes it (contract §26); none by default. */
+  calendarUid?: string | null;
 };
 
 /** A booking as it is created on `resource`: a single booking, to be linked into a series by the caller. */
-export function newBooking({ id, resource, bookerProfileId, bookerEmail, createdBy, title, startTime, endTime, now, bundleId = null, units = 1 }: NewBooking): Booking {
+export function newBooking({ id, resource, bookerProfileId, bookerEmail, createdBy, title, startTime, endTime, now, bundleId = null, units = 1, calendarUid = null }: NewBooking): Booking {
   const at = utcText(now);
   return {
     id,
@@ -48,6 +50,7 @@ export function newBooking({ id, resource, bookerProfileId, bookerEmail, created
     recurrenceParentId: null,
     exceptionOf: null,
     bundleId,
+    calendarUid,
     confirmedBy: null,
     confirmedAt: null,
     cancelledBy: null,

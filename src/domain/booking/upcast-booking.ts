@@ -4,7 +4,7 @@ import type { Booking } from './booking.js';
  * A booking as an event of any age carries it: events written before a field existed lack it.
  * Stored events are never rewritten (their hash chain covers them), so every reader asks this.
  */
-type AddedFields = 'createdBy' | 'bufferBeforeMinutes' | 'bufferAfterMinutes' | 'bundleId' | 'units' | 'pooled' | 'onBehalfOf';
+type AddedFields = 'createdBy' | 'bufferBeforeMinutes' | 'bufferAfterMinutes' | 'bundleId' | 'units' | 'pooled' | 'onBehalfOf' | 'calendarUid';
 export type StoredBooking = Omit<Booking, AddedFields> & Partial<Pick<Booking, AddedFields>>;
 
 /**
@@ -12,7 +12,8 @@ export type StoredBooking = Omit<Booking, AddedFields> & Partial<Pick<Booking, A
  * Before booking on behalf (contract §17) the booker created it; before buffers it had none;
  * before bundles (contract §22) it belonged to none; before pools (contract §21) it took one unit
  * of a resource that had one; before the record named the approver a delegate acted for (contract
- * §24) only the decision's event did (see decidedBooking).
+ * §24) only the decision's event did (see decidedBooking); before calendar invitations (contract §26)
+ * no event made one.
  */
 export function upcastBooking(stored: StoredBooking): Booking {
   return {
@@ -24,6 +25,7 @@ export function upcastBooking(stored: StoredBooking): Booking {
     units: stored.units ?? 1,
     pooled: stored.pooled ?? false,
     onBehalfOf: stored.onBehalfOf ?? null,
+    calendarUid: stored.calendarUid ?? null,
   };
 }
 

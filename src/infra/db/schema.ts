@@ -1,6 +1,7 @@
 import type { BlackoutsTable } from './tables/blackouts.table.js';
 import type { BookingsArchiveTable, BookingsTable } from './tables/bookings.table.js';
 import type { CalendarFeedsTable } from './tables/calendar-feeds.table.js';
+import type { CalendarEventsTable, CalendarInboxTable } from './tables/calendar-events.table.js';
 import type { CalendarPasswordsTable } from './tables/calendar-passwords.table.js';
 import type { ApplicationsTable, ProjectsTable, PublishersTable, PurchasesTable } from './tables/catalog.table.js';
 import type { DevicesTable, ZonesTable } from './tables/device-records.table.js';
@@ -39,6 +40,8 @@ export type DB = {
   zone_ancestry: ZoneAncestryTable;
   calendar_feeds: CalendarFeedsTable;
   calendar_passwords: CalendarPasswordsTable;
+  calendar_events: CalendarEventsTable;
+  calendar_inbox: CalendarInboxTable;
   quotas: QuotasTable;
   approval_delegations: ApprovalDelegationsTable;
   blackouts: BlackoutsTable;

@@ -33,6 +33,7 @@ export function rowToBooking(row: BookingRow): Booking {
     recurrenceParentId: row.recurrence_parent_id,
     exceptionOf: row.exception_of,
     bundleId: row.bundle_id,
+    calendarUid: row.calendar_uid,
     confirmedBy: row.confirmed_by,
     confirmedAt: textOrNull(row.confirmed_at),
     cancelledBy: row.cancelled_by,
@@ -77,6 +78,7 @@ export function bookingToRow(stored: StoredBooking): Insertable<BookingsTable> {
     exception_of: booking.exceptionOf,
     // Events written before bundles carry none: the booking is in none.
     bundle_id: booking.bundleId,
+    calendar_uid: booking.calendarUid,
     confirmed_by: booking.confirmedBy,
     confirmed_at: dateOrNull(booking.confirmedAt),
     cancelled_by: booking.cancelledBy,

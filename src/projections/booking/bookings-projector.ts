@@ -34,6 +34,7 @@ const columns = Object.keys({
   recurrence_parent_id: true,
   exception_of: true,
   bundle_id: true,
+  calendar_uid: true,
   confirmed_by: true,
   confirmed_at: true,
   cancelled_by: true,

@@ -78,6 +78,7 @@ function bookingRecordJson(zoned: boolean): string {
     ['recurrenceParentId', value('b.recurrence_parent_id')],
     ['exceptionOf', value('b.exception_of')],
     ['bundleId', value('b.bundle_id')],
+    ['calendarUid', privateValue('b.calendar_uid')],
     ['confirmedBy', privateValue('b.confirmed_by')],
     ['confirmedAt', timeOrNull('b.confirmed_at', zoned)],
     ['cancelledBy', privateValue('b.cancelled_by')],

@@ -8,7 +8,8 @@ import { rowToBooking } from '../booking/booking-row.js';
 
 /**
  * Whose bookings a CalDAV calendar holds (contract §25): a resource's (with those of its parts and
- * wholes, §22, as its REST schedule), or one booker's in a workspace (in all: LV1 without one).
+ * wholes, §22, as its REST schedule), or one booker's in a workspace (in all: LV1 without one) —
+ * but not those its calendar events made (§26): the booker's calendar holds the event instead.
  */
 export type CalendarScope = { kind: 'resource'; resourceId: string } | { kind: 'booker'; sub: string; workspace: string | null };
 
@@ -31,7 +32,7 @@ function scopeRows(scope: CalendarScope, where: RawBuilder<unknown>): RawBuilder
   return sql`
     select b.*, ${location}
     from bookings b join resources r on r.id = b.bookable_resource_id
-    where b.booker_profile_id = ${scope.sub} ${scope.workspace === null ? sql`` : sql`and b.workspace = ${scope.workspace}::uuid`} and ${where}`;
+    where b.booker_profile_id = ${scope.sub} ${scope.workspace === null ? sql`` : sql`and b.workspace = ${scope.workspace}::uuid`} and b.calendar_uid is null and ${where}`;
 }
 
 type Row = BookingRow & { location: string };
@@ -73,15 +74,19 @@ export async function findCalendarChanges(db: Executor, scope: CalendarScope, si
  * still commit one) and read by a query that follows; a later change, committed late or not, has
  * a `changed_in` at or past it. It is the last change of the scope plus one where that is below the
  * horizon, so a calendar nobody changes keeps its token. Also the horizon itself, the newest
- * position a token can name.
+ * position a token can name. `alsoLast`: the last changes of the calendar's other objects (a
+ * user's stored events or REPLYs, §26), as SQL giving a transaction id or null.
  */
-export async function findSyncPosition(db: Executor, scope: CalendarScope): Promise<{ position: bigint; horizon: bigint }> {
+export async function findSyncPosition(db: Executor, scope: CalendarScope | null, alsoLast: readonly RawBuilder<unknown>[] = []): Promise<{ position: bigint; horizon: bigint }> {
   const lastOf = (where: RawBuilder<unknown>) => sql`(select changed_in::text::bigint from bookings b where ${where} order by b.changed_in desc limit 1)`;
-  const last =
-    scope.kind === 'resource'
+  const ofBookings =
+    scope === null
+      ? sql`null::bigint`
+      : scope.kind === 'resource'
       ? sql`(select max(last) from unnest(array[${scope.resourceId}::uuid] || sharing_resources(${scope.resourceId}::uuid)) as shared (resource_id)
              cross join lateral ${lastOf(sql`b.bookable_resource_id = shared.resource_id`)} as l (last))`
       : lastOf(sql`b.booker_profile_id = ${scope.sub} ${scope.workspace === null ? sql`` : sql`and b.workspace = ${scope.workspace}::uuid`}`);
+  const last = sql`greatest(${sql.join([ofBookings, ...alsoLast])})`;
   const { rows } = await sql<{ horizon: string; last: string | null }>`select (${logHorizon})::text as horizon, (${last})::text as last`.execute(db);
   const horizon = BigInt(rows[0]!.horizon);
   const next = rows[0]!.last === null ? 1n : BigInt(rows[0]!.last) + 1n;

@@ -5,7 +5,7 @@ import { bookingBody, registerZone, setClock } from './booking-api.js';
 
 const bookingFields = [
   'id', 'bookableResourceId', 'isSeriesParent', 'resourceId', 'resourceType', 'workspace', 'bookerProfileId', 'bookerEmail', 'createdBy', 'title', 'startTime', 'endTime', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'units', 'status',
-  'recurrenceRule', 'recurrenceParentId', 'exceptionOf', 'bundleId', 'confirmedBy', 'confirmedAt', 'cancelledBy', 'cancelledAt', 'onBehalfOf', 'reason',
+  'recurrenceRule', 'recurrenceParentId', 'exceptionOf', 'bundleId', 'calendarUid', 'confirmedBy', 'confirmedAt', 'cancelledBy', 'cancelledAt', 'onBehalfOf', 'reason',
   'checkedInAt', 'checkedOutAt', 'createdAt', 'updatedAt', 'archivedAt',
 ];
 

@@ -10,9 +10,10 @@ const run = promisify(execFile);
 /** Debian's python3 (python3-caldav is installed for it, not for a pyenv python on PATH). */
 const debianPython = '/usr/bin/python3';
 const pythonClient = fileURLToPath(new URL('./clients/python_caldav_read.py', import.meta.url));
+const pythonInvites = fileURLToPath(new URL('./clients/python_caldav_invite.py', import.meta.url));
 
 /** Real, independent CalDAV clients against the service (contract §25): what people's calendars do. */
-describe('CalDAV clients: python3-caldav and tsdav (contract §25)', function () {
+describe('CalDAV clients: python3-caldav and tsdav (contract §25, §26)', function () {
   this.timeout(180_000);
   let server: TestServer;
   let token: string;
@@ -62,6 +63,34 @@ describe('CalDAV clients: python3-caldav and tsdav (contract §25)', function ()
       expect(next.changed).to.deep.equal([`${calendar}${created}.ics`]);
       expect(next.removed).to.deep.equal([`${calendar}${ids[1]}.ics`]);
       ids.splice(1, 1, created);
+    });
+  });
+
+  describe('python3-caldav scheduling (contract §26)', () => {
+    const invite = async (...args: string[]) => {
+      const { stdout } = await run(debianPython, [pythonInvites, args[0]!, server.url, token, room, ...args.slice(1)], { timeout: 60_000 });
+      return JSON.parse(stdout);
+    };
+    const roomAddress = () => `mailto:${room}@resources.invalid`;
+
+    it('save_with_invites books a free room (ACCEPTED with its booking) and declines a busy one (4.0 in the schedule inbox)', async () => {
+      const free = await invite('invite', 'py-free', '2027-04-03T09:00:00+00:00', '2027-04-03T10:00:00+00:00', 'Design review');
+      expect(free.organizer.toLowerCase()).to.equal('mailto:carol@example.com');
+      const answer = free.attendees.find((a: { address: string }) => a.address.toLowerCase() === roomAddress());
+      expect(answer).to.include({ partstat: 'ACCEPTED', scheduleStatus: '1.2' });
+      const booking = await server.request('GET', `/booking/v1/bookings/${answer.bookingId}`, { token });
+      expect(booking.body).to.include({ status: 'confirmed', calendarUid: 'py-free', title: 'Design review', bookerProfileId: 'carol', startTime: '2027-04-03T09:00:00Z' });
+
+      // Overlaps the REST booking "Standup" of 2027-03-02 09:00–10:00.
+      const busy = await invite('invite', 'py-busy', '2027-03-02T09:30:00+00:00', '2027-03-02T10:30:00+00:00', 'Clash');
+      expect(busy.attendees.find((a: { address: string }) => a.address.toLowerCase() === roomAddress())).to.include({ partstat: 'DECLINED', bookingId: '' });
+
+      const { replies } = await invite('inbox');
+      expect(replies.map((r: { uid: string; requestStatus: string }) => [r.uid, r.requestStatus.split(';')[0]])).to.deep.equal([
+        ['py-busy', '4.0'],
+        ['py-free', '2.0'],
+      ]);
+      expect(replies.every((r: { method: string }) => r.method === 'REPLY')).to.equal(true);
     });
   });
 

@@ -71,7 +71,7 @@ const bookingIdsIn = async (folder: string) => (await syncedObjects(folder)).map
  * (contract §25): vdirsyncer signs in with a calendar password over HTTP Basic, discovers the
  * calendars and mirrors them into folders by etag; khal reads those folders.
  */
-describe('CalDAV clients: vdirsyncer and khal (contract §25)', function () {
+describe('CalDAV clients: vdirsyncer and khal (contract §25, §26)', function () {
   this.timeout(600_000);
   let server: TestServer;
   let home: string;
@@ -112,22 +112,24 @@ describe('CalDAV clients: vdirsyncer and khal (contract §25)', function () {
     home = await mkdtemp(join(tmpdir(), 'caldav-vdirsyncer-'));
     await mkdir(join(home, '.config'), { recursive: true });
     config = join(home, 'vdirsyncer.conf');
-    const remote = (name: string, url: string) =>
-      // /dav/ refuses writes (403) in this build: the server's side is read-only.
-      `[storage ${name}]\ntype = "caldav"\nurl = "${url}"\nusername = "${username}"\npassword = "${password}"\nread_only = true\n`;
+    // A room's calendar takes no writes (403): read-only there. The caller's own takes its events (contract §26).
+    const remote = (name: string, url: string, readOnly: boolean) =>
+      `[storage ${name}]\ntype = "caldav"\nurl = "${url}"\nusername = "${username}"\npassword = "${password}"\nread_only = ${readOnly}\n`;
     const local = (name: string, folder: string) => `[storage ${name}]\ntype = "filesystem"\npath = "${join(home, folder)}/"\nfileext = ".ics"\n`;
-    const pair = (name: string) => `[pair ${name}]\na = "${name}_remote"\nb = "${name}_local"\ncollections = ["from a"]\nconflict_resolution = "a wins"\npartial_sync = "ignore"\n`;
+    // partial_sync applies where the server's side is read-only (the room's): local changes there stay local.
+    const pair = (name: string, readOnly: boolean) =>
+      `[pair ${name}]\na = "${name}_remote"\nb = "${name}_local"\ncollections = ["from a"]\nconflict_resolution = "a wins"\n${readOnly ? 'partial_sync = "ignore"\n' : ''}`;
     await writeFile(
       config,
       [
         `[general]\nstatus_path = "${join(home, 'status')}/"\n`,
         // The caller's calendars, found from the /dav/ URL alone (principal, then calendar-home-set).
-        pair('own'),
-        remote('own_remote', `${server.url}/dav/`),
+        pair('own', false),
+        remote('own_remote', `${server.url}/dav/`, false),
         local('own_local', 'own'),
         // A room's calendars: its calendar home, whose collection is bookings/.
-        pair('room'),
-        remote('room_remote', `${server.url}/dav/calendars/resources/${room}/`),
+        pair('room', true),
+        remote('room_remote', `${server.url}/dav/calendars/resources/${room}/`, true),
         local('room_local', 'room'),
       ].join('\n'),
     );
@@ -199,5 +201,39 @@ describe('CalDAV clients: vdirsyncer and khal (contract §25)', function () {
       '2027-03-16 09:00 2027-03-16 10:00 Busy',
       '2027-03-20 09:00 2027-03-20 10:00 Planning',
     ]);
+  });
+
+  it('a new .ics in the synced folder, inviting the room, is uploaded and answered: the room books it (contract §26)', async () => {
+    const lines = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//khal-like//EN',
+      'BEGIN:VEVENT',
+      'UID:vd-invite-1',
+      'DTSTAMP:20270301T080000Z',
+      'DTSTART:20270325T090000Z',
+      'DTEND:20270325T100000Z',
+      'SUMMARY:Offsite prep',
+      'ORGANIZER:mailto:carol@example.com',
+      `ATTENDEE;CUTYPE=ROOM;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:${room}@resources.invalid`,
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ];
+    await writeFile(join(ownFolder(), 'vd-invite-1.ics'), lines.join('\r\n'));
+    const log = await vdirsyncer('sync');
+    expect(log, log).to.include('Copying (uploading) item vd-invite-1');
+
+    // The same calendar under the bearer's own path (its sub): vdirsyncer wrote it signed in with the calendar password.
+    const stored = await server.request('GET', '/dav/calendars/users/carol/bookings/vd-invite-1.ics', { token: carol });
+    const text = String(stored.body).replace(/\r\n[ \t]/g, '');
+    expect(text, text).to.match(/ATTENDEE;[^\r\n]*PARTSTAT=ACCEPTED[^\r\n]*:mailto:/i);
+    const bookingId = /X-BOOKING-ID=([0-9a-f-]{36})/i.exec(text)?.[1];
+    const booking = await server.request('GET', `/booking/v1/bookings/${bookingId}`, { token: carol });
+    expect(booking.body).to.include({ status: 'confirmed', calendarUid: 'vd-invite-1', title: 'Offsite prep', startTime: '2027-03-25T09:00:00Z', bookerProfileId: 'carol' });
+
+    // The room's folder receives the booking on the next sync, as any other booking of the room.
+    await vdirsyncer('sync');
+    expect(await bookingIdsIn(roomFolder())).to.include(bookingId);
   });
 });

@@ -64,6 +64,7 @@ export function booking(extra: Partial<Booking> = {}): Booking {
     recurrenceParentId: null,
     exceptionOf: null,
     bundleId: null,
+    calendarUid: null,
     confirmedBy: null,
     confirmedAt: null,
     cancelledBy: null,

@@ -7,7 +7,7 @@ import { decideArchiveBookings } from '../../../src/domain/booking/decide-archiv
 
 const booking = (id: string, status: BookingStatus, endTime: string, extra: Partial<Booking> = {}): Booking => ({
   id, bookableResourceId: 'r', workspace: 'w', resourceType: 'zone', resourceId: 'z', bookerProfileId: 'alice', bookerEmail: null, createdBy: 'alice',
-  title: 't', startTime: '2024-01-01T09:00:00Z', endTime, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, bundleId: null, units: 1, pooled: false, status, isSeriesParent: false, recurrenceRule: null, recurrenceTimeZone: null,
+  title: 't', startTime: '2024-01-01T09:00:00Z', endTime, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, bundleId: null, calendarUid: null, units: 1, pooled: false, status, isSeriesParent: false, recurrenceRule: null, recurrenceTimeZone: null,
   recurrenceParentId: null, exceptionOf: null, confirmedBy: null, confirmedAt: null, cancelledBy: null, cancelledAt: null, onBehalfOf: null, reason: null,
   checkedInAt: null, checkedOutAt: null, createdAt: '2023-12-01T00:00:00Z', updatedAt: '2023-12-01T00:00:00Z', ...extra,
 });

@@ -44,6 +44,7 @@ describe('deciding a new booking', () => {
             recurrenceParentId: null,
             exceptionOf: null,
             bundleId: null,
+            calendarUid: null,
             confirmedBy: null,
             confirmedAt: null,
             cancelledBy: null,

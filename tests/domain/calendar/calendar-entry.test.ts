@@ -23,6 +23,7 @@ const booking: Booking = {
   status: 'pending',
   isSeriesParent: false,
   bundleId: null,
+  calendarUid: null,
   recurrenceRule: null,
   recurrenceTimeZone: null,
   recurrenceParentId: null,

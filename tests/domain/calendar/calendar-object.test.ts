@@ -28,6 +28,7 @@ const booking: Booking = {
   status: 'confirmed',
   isSeriesParent: false,
   bundleId: null,
+  calendarUid: null,
   recurrenceRule: null,
   recurrenceTimeZone: null,
   recurrenceParentId: null,
@@ -165,7 +166,7 @@ describe('the key of a calendar object', () => {
       sequence: fc.constantFrom(0, 1, undefined),
       location: fc.constantFrom('Room A', 'zone-1'),
       calendarResourceId: fc.constantFrom(room, part, undefined),
-      viewer: fc.constantFrom(as('alice', 'LV4'), as('bob', 'LV4'), as('admin', 'LV2')),
+      viewer: fc.constantFrom(as('alice', 4), as('bob', 4), as('admin', 2)),
     })
     .map(({ location, calendarResourceId, viewer, ...fields }) => ({ booking: { ...booking, ...fields }, location, viewer, calendarResourceId }));
 

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /**
  * The organizer's calendar object of contract §26 as an event stream: one stream per object name
  * in the organizer's `bookings/` calendar, appended together with the room bookings' events it
@@ -67,9 +65,3 @@ export type CalendarEventEvent = CalendarEventStored | CalendarEventRemoved | Ca
 export const calendarEventTypes: ReadonlySet<string> = new Set(['CalendarEventStored', 'CalendarEventRemoved', 'CalendarReplyDelivered', 'CalendarReplyRemoved']);
 
 export const isCalendarEventEvent = (event: { type: string }): event is CalendarEventEvent => calendarEventTypes.has(event.type);
-
-/** The stream of one object name in one organizer's calendar: the same name is the same stream, across deletes. */
-export function calendarEventStreamId({ workspace, owner, name }: CalendarEventKey): string {
-  const digest = createHash('sha256').update(`${workspace}\n${owner}\n${name}`).digest('hex').slice(0, 32);
-  return `calendar-event-${digest}`;
-}

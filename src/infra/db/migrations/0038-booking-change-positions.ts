@@ -15,6 +15,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  // The trigger's script (functions/bookings-changed-in.sql) is applied again after a later up.
+  await sql`delete from database_functions where name = 'bookings-changed-in.sql'`.execute(db);
   await sql`drop trigger if exists bookings_changed_in on bookings`.execute(db);
   await sql`drop function if exists bookings_changed_in()`.execute(db);
   await sql`alter table bookings drop column changed_in`.execute(db);

@@ -25,6 +25,8 @@ export type BookingsTable = {
   exception_of: string | null;
   /** The bundle the booking was created in (contract §22), null for every other booking. */
   bundle_id: string | null;
+  /** The UID of the organizer's calendar event that made the booking (contract §26), null for every other booking. */
+  calendar_uid: string | null;
   confirmed_by: string | null;
   confirmed_at: Date | null;
   cancelled_by: string | null;

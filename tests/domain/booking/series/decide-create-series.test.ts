@@ -35,6 +35,7 @@ describe('deciding a new series', () => {
       status: 'confirmed' as const,
       exceptionOf: null,
       bundleId: null,
+      calendarUid: null,
       confirmedBy: null,
       confirmedAt: null,
       cancelledBy: null,

@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import type { Booking } from '../../domain/booking/booking.js';
+import { type CalendarEventEvent, type CalendarEventKey } from '../../domain/calendar/invitation/calendar-event-events.js';
+import { decideLaterDecision } from '../../domain/calendar/invitation/later-decision.js';
+import { resourceStreamId } from '../../domain/resource/resource.js';
+import { findBooking } from '../../projections/booking/booking-queries.js';
+import { findCalendarEvent, findCalendarEventNameOfUid, type StoredCalendarEvent } from '../../projections/calendar/calendar-event-queries.js';
+import type { CommandContext } from '../command-context.js';
+import { calendarEventStreamId } from './calendar-event-stream.js';
+import { handleCommand } from '../handle-command.js';
+
+type LaterDecisionState = { stored: StoredCalendarEvent | null; booking: Booking | null };
+
+/**
+ * Brings a decision made on a booking of an organizer's event outside the event's own writes
+ * (contract §26 "Decisions made later") to the event: its room's answer as the booking stands now,
+ * stored with a REPLY in the organizer's inbox, appended on the event's stream at the revision read
+ * (a concurrent PUT makes it decide again on what the PUT stored). Nothing for a booking of no
+ * event, when the event is gone, or when its answer already agrees.
+ */
+export async function answerLaterDecision(ctx: CommandContext, decided: Booking): Promise<void> {
+  if (!decided.calendarUid) return;
+  // With PROJECTIONS=async this answers once the read models have passed the booking's stream, so
+  // the reads below see the decision that called this and the event that made the booking.
+  await ctx.eventStore.readStreamRevision(resourceStreamId(decided.bookableResourceId));
+  const owner = { workspace: decided.workspace, owner: decided.bookerProfileId };
+  const name = await findCalendarEventNameOfUid(ctx.db, owner, decided.calendarUid);
+  if (name === null) return;
+  const key: CalendarEventKey = { ...owner, name };
+  await handleCommand<LaterDecisionState, CalendarEventEvent>(ctx, calendarEventStreamId(key), {
+    load: async (db) => ({ stored: await findCalendarEvent(db, key), booking: await findBooking(db, decided.id) }),
+    decide: ({ stored, booking }) => (stored && booking ? decideLaterDecision(stored, booking, ctx.now(), randomUUID) : []),
+  });
+}

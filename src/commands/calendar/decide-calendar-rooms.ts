@@ -1,0 +1,117 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { Principal } from '../../domain/access/principal.js';
+import type { Booking } from '../../domain/booking/booking.js';
+import type { BookingEvent } from '../../domain/booking/booking-events.js';
+import { instantOf } from '../../domain/booking/booking-time.js';
+import { decideCancelBooking } from '../../domain/booking/decide-cancel-booking.js';
+import { decideCreateBooking } from '../../domain/booking/decide-create-booking.js';
+import { decideRescheduleBooking } from '../../domain/booking/decide-reschedule-booking.js';
+import type { RoomAnswer } from '../../domain/calendar/invitation/calendar-event-events.js';
+import { acceptedAnswer, roomAnswerOfRefusal } from '../../domain/calendar/invitation/request-status.js';
+import { DomainError, notFound } from '../../domain/domain-error.js';
+import { quotaMatches } from '../../domain/quota/quota.js';
+import { amountOf } from '../../domain/quota/quota-usage.js';
+import { resourceStreamId, type Resource } from '../../domain/resource/resource.js';
+import { promoteWaiters, type Waiter } from '../../domain/waitlist/promote-waiters.js';
+import type { WaitlistEvent } from '../../domain/waitlist/waitlist-events.js';
+import type { StreamEvents } from '../handle-command.js';
+import type { RoomCase, RoomTimes } from './calendar-room-cases.js';
+
+/** What every room of one write shares: the event's UID and title, who writes it, when. */
+export type RoomDecisionContext = { uid: string; title: string; actor: Principal; now: Temporal.Instant; newId: () => string };
+
+/** One room decided: its answer (none for a room that left the event), the times it decided on (null: none of its own), its resource's events. */
+export type RoomDecision = { answer: RoomAnswer | null; times: RoomTimes | null; events: StreamEvents<BookingEvent | WaitlistEvent> | null };
+
+/** A booking's answer: ACCEPTED when confirmed, TENTATIVE while it waits for approval (contract §24). */
+const answerOfBooking = (address: string, booking: Booking): RoomAnswer => ({
+  address,
+  resourceId: booking.bookableResourceId,
+  bookingId: booking.id,
+  ...acceptedAnswer(booking.status === 'confirmed' ? 'confirmed' : 'pending'),
+});
+
+/** A freeing move's events on the booking's stream, followed by the promotions of the waiters it lets in (contract §23). */
+function freeing(events: BookingEvent[], waiters: readonly Waiter[], ctx: RoomDecisionContext) {
+  const streamId = resourceStreamId(events[0]!.data.booking.bookableResourceId);
+  return { streamId, events: [...events, ...promoteWaiters(events, waiters, ctx.now, ctx.newId)] };
+}
+
+/** A refusal becomes the room's answer; anything else is no verdict and propagates. */
+function refused(error: unknown, address: string, resource: { id: string; units: number } | null): RoomAnswer {
+  if (!(error instanceof DomainError)) throw error;
+  return { address, resourceId: resource?.id ?? null, bookingId: null, ...roomAnswerOfRefusal(error, resource) };
+}
+
+/**
+ * One room's decision by the REST command's own verdict (contract §26): a create, a reschedule
+ * (refused → the booking cancelled with reason "declined: …"), a cancel. A refusal does not
+ * refuse the write: it is the room's DECLINED answer. A cancel the booking's policy refuses (its
+ * notice) refuses the write, since the room would otherwise keep a booking the event no longer asks for.
+ */
+export function decideRoom(room: RoomCase, ctx: RoomDecisionContext): RoomDecision {
+  const { actor, now } = ctx;
+  switch (room.kind) {
+    case 'unresolved':
+      return { answer: refused(notFound('resource'), room.address, null), times: null, events: null };
+    case 'kept':
+      return { answer: room.answer, times: null, events: null };
+    case 'create':
+      try {
+        const created = decideCreateBooking(
+          { id: ctx.newId(), title: ctx.title, startTime: room.times.start, endTime: room.times.end, units: 1, calendarUid: ctx.uid },
+          room.state,
+          actor,
+          now,
+        );
+        return { answer: answerOfBooking(room.address, created.data.booking), times: room.times, events: { streamId: resourceStreamId(room.resource.id), events: [created] } };
+      } catch (error) {
+        return { answer: refused(error, room.address, room.resource), times: room.times, events: null };
+      }
+    case 'move': {
+      const command = { startTime: room.times.start, endTime: room.times.end, title: ctx.title };
+      try {
+        const moved = decideRescheduleBooking(command, room.state, actor, now, { calendar: true });
+        const booking = moved.at(-1)?.data.booking ?? room.state.booking!;
+        return { answer: answerOfBooking(room.address, booking), times: room.times, events: moved.length === 0 ? null : freeing(moved, room.state.waiters, ctx) };
+      } catch (error) {
+        const answer = refused(error, room.address, room.state.resource);
+        const cancelled = decideCancelBooking(room.state, actor, now, `declined: ${(error as DomainError).message}`);
+        return { answer, times: room.times, events: freeing([cancelled], room.state.waiters, ctx) };
+      }
+    }
+    case 'cancel': {
+      const { booking } = room.state;
+      const active = booking !== null && (booking.status === 'pending' || booking.status === 'confirmed');
+      const events = active ? freeing([decideCancelBooking(room.state, actor, now, room.reason)], room.state.waiters, ctx) : null;
+      const answer: RoomAnswer | null = room.stays ? { ...room.previous, bookingId: null, partstat: 'DECLINED' } : null;
+      return { answer, times: booking ? { start: instantOf(booking.startTime), end: instantOf(booking.endTime) } : null, events };
+    }
+  }
+}
+
+/**
+ * A create's case with the rooms this write booked before it counted in its quota usage: they are
+ * the same booker's, so together they may not pass a quota that one alone would (as a bundle's items).
+ */
+function withEarlierRooms(room: RoomCase, booked: readonly { resource: Resource; times: RoomTimes }[]): RoomCase {
+  if (room.kind !== 'create' || booked.length === 0 || room.state.quotas.length === 0) return room;
+  const quotas = room.state.quotas.map((quota) => ({
+    ...quota,
+    used: quota.used + booked.filter((b) => quotaMatches(quota, b.resource)).reduce((sum, b) => sum + amountOf(quota.unit, b.times.start, b.times.end), 0),
+  }));
+  return { ...room, state: { ...room.state, quotas } };
+}
+
+/** Every room decided on its own (in the event's order, each create counting the rooms booked before it in its quotas); the events grouped by stream. */
+export function decideRooms(rooms: readonly RoomCase[], ctx: RoomDecisionContext): { decisions: RoomDecision[]; streams: StreamEvents<BookingEvent | WaitlistEvent>[] } {
+  const booked: { resource: Resource; times: RoomTimes }[] = [];
+  const decisions = rooms.map((room) => {
+    const decision = decideRoom(withEarlierRooms(room, booked), ctx);
+    if (room.kind === 'create' && decision.events) booked.push({ resource: room.resource, times: room.times });
+    return decision;
+  });
+  const byStream = new Map<string, (BookingEvent | WaitlistEvent)[]>();
+  for (const { events } of decisions) if (events) byStream.set(events.streamId, [...(byStream.get(events.streamId) ?? []), ...events.events]);
+  return { decisions, streams: [...byStream].map(([streamId, events]) => ({ streamId, events })) };
+}

@@ -1,0 +1,58 @@
+import type { Temporal } from 'temporal-polyfill';
+import type { CalendarEventKey, RoomAnswer } from '../../domain/calendar/invitation/calendar-event-events.js';
+import type { Executor } from '../../infra/db/database.js';
+import { isUuid } from '../../domain/uuid.js';
+
+/** Whose calendar: the organizer's workspace and `sub`. */
+export type CalendarOwner = Pick<CalendarEventKey, 'workspace' | 'owner'>;
+
+/** An organizer's event as last stored (contract §26), with its key. */
+export type StoredCalendarEvent = CalendarEventKey & {
+  uid: string;
+  organizerEmail: string;
+  sourceText: string;
+  sourceHash: string;
+  text: string;
+  scheduleTag: string;
+  rooms: RoomAnswer[];
+  /** The GET answer's ETag, quoted, as If-Match sends it. */
+  etag: string;
+};
+
+/** How long a REPLY stays in the inbox (contract §26). */
+export const inboxDays = 30;
+
+/** The event stored under `key`; null when there is none or it was deleted. */
+export async function findCalendarEvent(db: Executor, { workspace, owner, name }: CalendarEventKey): Promise<StoredCalendarEvent | null> {
+  const row = await db
+    .selectFrom('calendar_events')
+    .select(['uid', 'organizer_email', 'source_text', 'source_hash', 'text', 'schedule_tag', 'rooms', 'etag'])
+    .where('workspace', '=', workspace)
+    .where('owner', '=', owner)
+    .where('name', '=', name)
+    .where('removed', '=', false)
+    .executeTakeFirst();
+  if (!row) return null;
+  return { workspace, owner, name, uid: row.uid, organizerEmail: row.organizer_email, sourceText: row.source_text, sourceHash: row.source_hash, text: row.text, scheduleTag: row.schedule_tag, rooms: row.rooms as RoomAnswer[], etag: row.etag };
+}
+
+/** The name of the organizer's live event with this UID, if any. */
+export async function findCalendarEventNameOfUid(db: Executor, { workspace, owner }: CalendarOwner, uid: string): Promise<string | null> {
+  const row = await db.selectFrom('calendar_events').select('name').where('workspace', '=', workspace).where('owner', '=', owner).where('uid', '=', uid).where('removed', '=', false).executeTakeFirst();
+  return row?.name ?? null;
+}
+
+/** A REPLY the inbox lists (delivered in the last inboxDays, not deleted), with the name of the event it answers; `replyId` of the object `{replyId}.ics`. */
+export async function findInboxReply(db: Executor, { workspace, owner }: CalendarOwner, replyId: string, now?: Temporal.Instant): Promise<{ name: string } | null> {
+  if (!isUuid(replyId)) return null;
+  let query = db
+    .selectFrom('calendar_inbox')
+    .select('event_name')
+    .where('workspace', '=', workspace)
+    .where('owner', '=', owner)
+    .where('reply_id', '=', replyId)
+    .where('removed', '=', false);
+  if (now) query = query.where('delivered_at', '>', new Date(now.subtract({ hours: 24 * inboxDays }).epochMilliseconds));
+  const row = await query.executeTakeFirst();
+  return row ? { name: row.event_name } : null;
+}

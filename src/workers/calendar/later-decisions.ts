@@ -1,0 +1,32 @@
+import { answerLaterDecision } from '../../commands/calendar/answer-later-decision.js';
+import type { CommandContext } from '../../commands/command-context.js';
+import type { BookingEvent } from '../../domain/booking/booking-events.js';
+import type { Processor } from '../processor.js';
+
+/** The booking events that may change the answer of a room holding the booking (its status). */
+const decidingTypes = new Set(['BookingConfirmed', 'BookingCancelled', 'BookingMarkedNoShow']);
+
+/**
+ * Where the processor stands in the log, and where it begins the first time: the end, placed
+ * before the service takes a write (placeRelayCheckpoints), since no booking made before contract
+ * §26 belongs to an event.
+ */
+export const laterDecisionsCheckpoint = { name: 'calendar-later-decisions', firstPosition: 'log-end' } as const;
+
+/**
+ * The process manager's half of contract §26 "Decisions made later": a booking made by an
+ * organizer's event (calendarUid) confirmed, declined, expired, cancelled or marked no-show by
+ * anything but the event's own write reaches the event's room answers and the organizer's inbox.
+ * The command compares with the booking as it stands, so a repeat, an event read late, or the
+ * event's own write (its answers appended with the move) changes nothing.
+ */
+export function laterDecisions(ctx: CommandContext): Processor {
+  return {
+    ...laterDecisionsCheckpoint,
+    mode: 'at-least-once',
+    async handle(event) {
+      if (!decidingTypes.has(event.type)) return;
+      await answerLaterDecision(ctx, (event as unknown as BookingEvent).data.booking);
+    },
+  };
+}
