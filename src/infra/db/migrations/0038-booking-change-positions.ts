@@ -16,7 +16,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   // The trigger's script (functions/bookings-changed-in.sql) is applied again after a later up.
-  await sql`delete from database_functions where name = 'bookings-changed-in.sql'`.execute(db);
+  // Migrating down past 0040 has dropped the checksums' table, and with it every record.
+  const { rows } = await sql<{ present: boolean }>`select to_regclass('database_functions') is not null as present`.execute(db);
+  if (rows[0]?.present) await sql`delete from database_functions where name = 'bookings-changed-in.sql'`.execute(db);
   await sql`drop trigger if exists bookings_changed_in on bookings`.execute(db);
   await sql`drop function if exists bookings_changed_in()`.execute(db);
   await sql`alter table bookings drop column changed_in`.execute(db);
