@@ -1,6 +1,9 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { BookingDecisionState } from '../../domain/booking/booking-decision-state.js';
 import type { RescheduleBookingState } from '../../domain/booking/decide-reschedule-booking.js';
+import type { CreateSeriesState } from '../../domain/booking/series/decide-create-series.js';
+import type { CancelSeriesState } from '../../domain/booking/series/decide-cancel-series.js';
+import type { RoomSeries } from '../../domain/calendar/invitation/room-series.js';
 import type { RoomAnswer } from '../../domain/calendar/invitation/calendar-event-events.js';
 import type { Resource } from '../../domain/resource/resource.js';
 import type { QuotaBoundState } from '../placement/placement-state.js';
@@ -23,4 +26,12 @@ export type RoomCase =
   /** A room holding a booking, its times or title changed: the reschedule's verdict, a refusal cancels the booking. */
   | { kind: 'move'; address: string; previous: RoomAnswer; times: RoomTimes; state: RescheduleBookingState & WithWaiters }
   /** A room leaving the event (removed, the event cancelled or deleted): its booking cancelled. */
-  | { kind: 'cancel'; previous: RoomAnswer; reason: string; stays: boolean; state: BookingDecisionState & WithWaiters };
+  | { kind: 'cancel'; previous: RoomAnswer; reason: string; stays: boolean; state: BookingDecisionState & WithWaiters }
+  /**
+   * A room asked for a recurring event, new to it or at a new rule or new times: the §6 series'
+   * verdict occurrence by occurrence (the bookings it replaces left out of the state); `starts`
+   * are the occurrences' starts the quota ledger was read for.
+   */
+  | { kind: 'series'; address: string; resource: Resource; series: RoomSeries; state: CreateSeriesState; starts: Temporal.Instant[] }
+  /** A room's series leaving the event, or replaced by the event's new times (`stays` false, no answer of its own): its series cancelled. */
+  | { kind: 'cancel-series'; previous: RoomAnswer; reason: string; stays: boolean; state: CancelSeriesState & WithWaiters };

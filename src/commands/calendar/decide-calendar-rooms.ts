@@ -2,7 +2,10 @@ import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../domain/access/principal.js';
 import type { Booking } from '../../domain/booking/booking.js';
 import type { BookingEvent } from '../../domain/booking/booking-events.js';
-import { instantOf } from '../../domain/booking/booking-time.js';
+import { instantOf, utcText } from '../../domain/booking/booking-time.js';
+import { decideCancelSeries } from '../../domain/booking/series/decide-cancel-series.js';
+import { defaultSeriesTimeZone } from '../../domain/booking/series/series-pattern.js';
+import { decideRoomSeries } from '../../domain/calendar/invitation/decide-room-series.js';
 import { decideCancelBooking } from '../../domain/booking/decide-cancel-booking.js';
 import { decideCreateBooking } from '../../domain/booking/decide-create-booking.js';
 import { decideRescheduleBooking } from '../../domain/booking/decide-reschedule-booking.js';
@@ -86,6 +89,26 @@ export function decideRoom(room: RoomCase, ctx: RoomDecisionContext): RoomDecisi
       const events = active ? freeing([decideCancelBooking(room.state, actor, now, room.reason)], room.state.waiters, ctx) : null;
       const answer: RoomAnswer | null = room.stays ? { ...room.previous, bookingId: null, partstat: 'DECLINED' } : null;
       return { answer, times: booking ? { start: instantOf(booking.startTime), end: instantOf(booking.endTime) } : null, events };
+    }
+    case 'series': {
+      const times = { start: room.series.startTime, end: room.series.endTime };
+      try {
+        const ask = { parentId: ctx.newId(), newId: ctx.newId, title: ctx.title, calendarUid: ctx.uid };
+        const { events, declined } = decideRoomSeries(room.series, ask, room.state, actor, now);
+        const answer: RoomAnswer = {
+          ...answerOfBooking(room.address, events[0]!.data.booking),
+          ...(declined.length > 0 && { declined: { resourceTimeZone: defaultSeriesTimeZone(room.resource), starts: declined.map(utcText) } }),
+        };
+        return { answer, times, events: { streamId: resourceStreamId(room.resource.id), events } };
+      } catch (error) {
+        return { answer: refused(error, room.address, room.resource), times, events: null };
+      }
+    }
+    case 'cancel-series': {
+      const { parent } = room.state;
+      const events = parent ? freeing(decideCancelSeries(room.state, actor, now, room.reason), room.state.waiters, ctx) : null;
+      const answer: RoomAnswer | null = room.stays ? { ...room.previous, bookingId: null, partstat: 'DECLINED', declined: undefined } : null;
+      return { answer, times: parent ? { start: instantOf(parent.startTime), end: instantOf(parent.endTime) } : null, events };
     }
   }
 }

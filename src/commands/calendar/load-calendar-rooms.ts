@@ -4,6 +4,9 @@ import { activeStatuses, type Booking } from '../../domain/booking/booking.js';
 import { instantOf } from '../../domain/booking/booking-time.js';
 import type { RoomAnswer } from '../../domain/calendar/invitation/calendar-event-events.js';
 import type { Invitation } from '../../domain/calendar/invitation/parse-invitation.js';
+import { invitedOccurrences, roomSeriesCommand } from '../../domain/calendar/invitation/decide-room-series.js';
+import { roomSeriesOf, type RoomSeries } from '../../domain/calendar/invitation/room-series.js';
+import { seriesSlots } from '../../domain/booking/series/decide-create-series.js';
 import { instantOf as eventInstantOf } from '../../domain/calendar/invitation/event-time.js';
 import { registrationIdOfAddress } from '../../domain/calendar/resource-address.js';
 import { defaultSeriesTimeZone } from '../../domain/booking/series/series-pattern.js';
@@ -13,6 +16,8 @@ import { findBookedResource, findBooking } from '../../projections/booking/booki
 import { findBookingCreateStatesOn } from '../../projections/booking/create-states-query.js';
 import type { CommandContext } from '../command-context.js';
 import { findApproverDelegations, quotaBoundState } from '../placement/placement-state.js';
+import { loadCreateSeriesState } from '../booking/series/load-create-series-state.js';
+import { loadSeries, type LoadedSeries } from '../booking/series/load-series.js';
 import { loadWaiters } from '../placement/promotions.js';
 import { findRescheduleState } from '../placement/reschedule-state.js';
 import type { RoomCase, RoomTimes } from './calendar-room-cases.js';
@@ -22,6 +27,9 @@ export type NamedRoom = { address: string; resourceId: string };
 
 /** Why a room leaves the event, as its booking's cancel reason says. */
 export type Leaving = 'removed from the event' | 'event cancelled' | 'event deleted';
+
+/** Why a room's bookings are cancelled while the room stays: the event's new times are asked of it afresh (a series, or a series no more). */
+const replacedReason = 'event changed';
 
 /** What one write asks of the rooms: the new event (null when it is deleted), the stored one's answers and text. */
 export type RoomsAsked = {
@@ -75,57 +83,101 @@ const withdrawn = (room: NamedRoom, visible: boolean): RoomAnswer =>
 
 const sameTimes = (a: RoomTimes, b: RoomTimes) => a.start.equals(b.start) && a.end.equals(b.end);
 
+/** The series a room is asked for by an event (null: the event does not recur), its floating times and days read in the room's zone. */
+const seriesOf = (invitation: Invitation | null, address: string, resource: Resource): RoomSeries | null =>
+  invitation ? roomSeriesOf(invitation, address, defaultSeriesTimeZone(resource)) : null;
+
+const sameSeries = (a: RoomSeries | null, b: RoomSeries | null) => a !== null && b !== null && JSON.stringify(a) === JSON.stringify(b);
+
+/** The ids of a held series' bookings that a new decision on the room leaves out of its state: they are cancelled in the same append. */
+const idsOfSeries = (series: LoadedSeries) => [series.parent!.id, ...series.upcoming.map((b) => b.id)];
+
 /** What the rooms' decisions need beyond the classification: read on `db`, the state at (at least) the streams' revisions read before. */
 type Pending =
   | { kind: 'ready'; room: RoomCase }
-  | { kind: 'create'; address: string; resource: Resource; times: RoomTimes }
+  | { kind: 'create'; address: string; resource: Resource; times: RoomTimes; replaced: readonly string[] }
+  | { kind: 'series'; address: string; resource: Resource; series: RoomSeries; replaced: readonly string[] }
   | { kind: 'move'; address: string; previous: RoomAnswer; times: RoomTimes; booking: Booking; resource: Resource | null }
-  | { kind: 'cancel'; previous: RoomAnswer; reason: Leaving; stays: boolean; booking: Booking; resource: Resource | null };
+  | { kind: 'cancel'; previous: RoomAnswer; reason: string; stays: boolean; booking: Booking; resource: Resource | null; promotes: boolean }
+  | { kind: 'cancel-series'; previous: RoomAnswer; reason: string; stays: boolean; series: LoadedSeries; resource: Resource | null; promotes: boolean };
 
 /**
  * Each room's case for this write (contract §26 "Changes"): named now and holding a booking →
- * moved when its times or title changed; named now without one → created (a room declined before
- * only when the times changed); a cancelled event's rooms and the rooms no longer named → their
- * bookings cancelled. Then the state each case decides on, as the REST command reads it.
+ * moved when its times or title changed; holding a series → kept while the room's series and title
+ * are the same, else cancelled and asked afresh (as is a booking the event now repeats); named now
+ * without one → created, or a series for a recurring event (a room declined before only when the
+ * times changed); a cancelled event's rooms and the rooms no longer named → their bookings
+ * cancelled. Then the state each case decides on, as the REST command reads it.
  */
 export async function loadRoomCases(ctx: CommandContext, db: Executor, actor: Principal, asked: RoomsAsked, leaving: Leaving | null): Promise<RoomCase[]> {
   const { invitation, named, previous, previousAnswers, title } = asked;
+  const now = ctx.now();
   const resourceIds = [...new Set([...named.map((r) => r.resourceId), ...previousAnswers.flatMap((a) => (a.resourceId ? [a.resourceId] : []))])];
   const resources = new Map(await Promise.all(resourceIds.map(async (id) => [id, await findBookedResource(db, id)] as const)));
   const bookingIds = previousAnswers.flatMap((a) => (a.bookingId ? [a.bookingId] : []));
   const bookings = new Map(await Promise.all(bookingIds.map(async (id) => [id, await findBooking(db, id)] as const)));
+  const parents = [...bookings.values()].filter((b): b is Booking => b !== null && b.isSeriesParent && activeStatuses.includes(b.status));
+  const seriesHeld = new Map(await Promise.all(parents.map(async (parent) => [parent.id, await loadSeries(db, parent.id, now)] as const)));
   const answerOf = (resourceId: string) => previousAnswers.find((a) => a.resourceId === resourceId) ?? null;
 
   const pending: Pending[] = named.flatMap((room): Pending[] => {
     const resource = resources.get(room.resourceId) ?? null;
     const answer = answerOf(room.resourceId);
     const booking = answer?.bookingId ? (bookings.get(answer.bookingId) ?? null) : null;
-    if (holds(booking)) {
-      const kept = { ...answer!, address: room.address };
-      if (leaving === 'event cancelled') return [{ kind: 'cancel', previous: kept, reason: leaving, stays: true, booking, resource }];
+    const held = answer?.bookingId ? (seriesHeld.get(answer.bookingId) ?? null) : null;
+    const kept = answer && { ...answer, address: room.address };
+    if (leaving === 'event cancelled') {
+      if (holds(booking)) return [{ kind: 'cancel', previous: kept!, reason: leaving, stays: true, booking, resource, promotes: true }];
+      if (held) return [{ kind: 'cancel-series', previous: kept!, reason: leaving, stays: true, series: held, resource, promotes: true }];
+      // A cancelled event's room holds nothing: whatever the client wrote of it, or the room answered before, it shows DECLINED.
+      return [{ kind: 'ready', room: { kind: 'kept', answer: { ...(kept ?? withdrawn(room, isPrincipalFor(actor, resource))), bookingId: null, partstat: 'DECLINED', declined: undefined } } }];
+    }
+    const series = resource && seriesOf(invitation, room.address, resource);
+    if (held && series && sameSeries(series, seriesOf(previous, room.address, resource!)) && held.parent!.title === title) return [{ kind: 'ready', room: { kind: 'kept', answer: kept! } }];
+    if (!series && holds(booking)) {
       const times = resource ? timesOf(invitation!, resource) : { start: instantOf(booking.startTime), end: instantOf(booking.endTime) };
       const changed = !sameTimes(times, { start: instantOf(booking.startTime), end: instantOf(booking.endTime) }) || booking.title !== title;
-      return [changed ? { kind: 'move', address: room.address, previous: kept, times, booking, resource } : { kind: 'ready', room: { kind: 'kept', answer: kept } }];
+      return [changed ? { kind: 'move', address: room.address, previous: kept!, times, booking, resource } : { kind: 'ready', room: { kind: 'kept', answer: kept! } }];
     }
-    // A cancelled event's room holds nothing: whatever the client wrote of it, or the room answered before, it shows DECLINED.
-    if (leaving === 'event cancelled') return [{ kind: 'ready', room: { kind: 'kept', answer: { ...(answer ?? withdrawn(room, isPrincipalFor(actor, resource))), address: room.address, bookingId: null, partstat: 'DECLINED' } } }];
-    if (!isPrincipalFor(actor, resource)) return [{ kind: 'ready', room: { kind: 'unresolved', address: room.address } }];
+    // What the room held is cancelled in the same append, and left out of the state the new ask is decided on.
+    const replacing: Pending[] = [];
+    if (held) replacing.push({ kind: 'cancel-series', previous: kept!, reason: replacedReason, stays: false, series: held, resource, promotes: false });
+    else if (holds(booking)) replacing.push({ kind: 'cancel', previous: kept!, reason: replacedReason, stays: false, booking, resource, promotes: false });
+    const replaced = held ? idsOfSeries(held) : holds(booking) ? [booking.id] : [];
+    if (!isPrincipalFor(actor, resource)) return [...replacing, { kind: 'ready', room: { kind: 'unresolved', address: room.address } }];
+    if (series) {
+      const askedBefore = replaced.length === 0 && answer !== null && sameSeries(series, seriesOf(previous, room.address, resource));
+      return askedBefore ? [{ kind: 'ready', room: { kind: 'kept', answer: kept! } }] : [...replacing, { kind: 'series', address: room.address, resource, series, replaced }];
+    }
     const times = timesOf(invitation!, resource);
-    const askedBefore = answer !== null && previous !== null && sameTimes(times, timesOf(previous, resource));
-    if (askedBefore) return [{ kind: 'ready', room: { kind: 'kept', answer: { ...answer, address: room.address } } }];
-    return [{ kind: 'create', address: room.address, resource, times }];
+    const askedBefore = replaced.length === 0 && answer !== null && previous !== null && previous.recurrence === null && sameTimes(times, timesOf(previous, resource));
+    if (askedBefore) return [{ kind: 'ready', room: { kind: 'kept', answer: kept! } }];
+    return [...replacing, { kind: 'create', address: room.address, resource, times, replaced }];
   });
   const stillNamed = new Set(named.map((r) => r.resourceId));
   for (const answer of previousAnswers) {
-    const booking = answer.bookingId ? (bookings.get(answer.bookingId) ?? null) : null;
-    if (answer.resourceId === null || stillNamed.has(answer.resourceId) || !holds(booking)) continue;
-    pending.push({ kind: 'cancel', previous: answer, reason: leaving ?? 'removed from the event', stays: false, booking, resource: resources.get(answer.resourceId) ?? null });
+    if (answer.resourceId === null || stillNamed.has(answer.resourceId) || !answer.bookingId) continue;
+    const booking = bookings.get(answer.bookingId) ?? null;
+    const held = seriesHeld.get(answer.bookingId) ?? null;
+    const resource = resources.get(answer.resourceId) ?? null;
+    const reason = leaving ?? 'removed from the event';
+    if (holds(booking)) pending.push({ kind: 'cancel', previous: answer, reason, stays: false, booking, resource, promotes: true });
+    else if (held) pending.push({ kind: 'cancel-series', previous: answer, reason, stays: false, series: held, resource, promotes: true });
   }
-  return withStates(ctx, db, actor, pending);
+  return withStates(ctx, db, actor, pending, { uid: invitation?.uid ?? '', title });
 }
 
-/** The states of the creates (one statement for all), the moves and the cancels (each with the waiters its freeing may let in). */
-async function withStates(ctx: CommandContext, db: Executor, actor: Principal, pending: readonly Pending[]): Promise<RoomCase[]> {
+/** A state without the bookings the same write cancels: they neither stand in the way nor count for the booker. */
+function without<State extends { overlapping: readonly { id: string }[]; activeBookingsOfBooker: number }>(state: State, replaced: readonly string[]): State {
+  if (replaced.length === 0) return state;
+  const ids = new Set(replaced);
+  const overlapping = state.overlapping.filter((b) => !ids.has(b.id));
+  return { ...state, overlapping, activeBookingsOfBooker: Math.max(0, state.activeBookingsOfBooker - replaced.length) };
+}
+
+/** The states of the creates (one statement for all), the series, the moves and the cancels (each with the waiters its freeing may let in). */
+async function withStates(ctx: CommandContext, db: Executor, actor: Principal, pending: readonly Pending[], event: { uid: string; title: string }): Promise<RoomCase[]> {
+  const now = ctx.now();
   const creates = pending.filter((p) => p.kind === 'create');
   const reads = await findBookingCreateStatesOn(
     db,
@@ -139,8 +191,15 @@ async function withStates(ctx: CommandContext, db: Executor, actor: Principal, p
           return p.room;
         case 'create': {
           const { streamRevision, ...read } = reads[next++]!;
-          const state = quotaBoundState(read, p.times.start, await findApproverDelegations(db, read.resource, ctx.now()));
+          const state = quotaBoundState(without(read, p.replaced), p.times.start, await findApproverDelegations(db, read.resource, now));
           return { kind: 'create', address: p.address, resource: p.resource, times: p.times, state };
+        }
+        case 'series': {
+          const command = roomSeriesCommand(p.series, { parentId: '', newId: () => '', title: event.title, calendarUid: event.uid });
+          const options = { occurrencesOf: invitedOccurrences(p.series) };
+          const state = await loadCreateSeriesState(db, p.resource.id, actor, command, now, options);
+          const starts = seriesSlots(command, p.resource, actor, now, options).map((slot) => slot.start);
+          return { kind: 'series', address: p.address, resource: p.resource, series: p.series, state: without(state, p.replaced), starts };
         }
         case 'move': {
           const base = { booking: p.booking, resource: p.resource };
@@ -149,8 +208,12 @@ async function withStates(ctx: CommandContext, db: Executor, actor: Principal, p
           return { kind: 'move', address: p.address, previous: p.previous, times: p.times, state: { ...state, waiters } };
         }
         case 'cancel': {
-          const waiters = await loadWaiters(ctx, db, p.resource, [p.booking]);
+          const waiters = p.promotes ? await loadWaiters(ctx, db, p.resource, [p.booking]) : [];
           return { kind: 'cancel', previous: p.previous, reason: p.reason, stays: p.stays, state: { booking: p.booking, resource: p.resource, waiters } };
+        }
+        case 'cancel-series': {
+          const waiters = p.promotes ? await loadWaiters(ctx, db, p.resource, p.series.upcoming) : [];
+          return { kind: 'cancel-series', previous: p.previous, reason: p.reason, stays: p.stays, state: { ...p.series, resource: p.resource ?? p.series.resource, waiters } };
         }
       }
     }),

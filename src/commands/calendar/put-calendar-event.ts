@@ -23,6 +23,7 @@ import { handleCommandOnStreams, type AppendFailure, type StreamEvents } from '.
 import { quotaGuardOfBooking } from '../placement/quota-guard-of-booking.js';
 import { quotaOrOverlapMeansRetry } from '../placement/quota-hold.js';
 import { rescheduleQuotaHold } from '../placement/reschedule-state.js';
+import { quotaHoldOfSeries } from '../booking/series/quota-guard-of-series.js';
 import type { RoomCase } from './calendar-room-cases.js';
 import { calendarEventRefusal, CalendarWriteRefused, type CalendarWriteConditions } from './calendar-write-refusal.js';
 import { decideRooms, type RoomDecision } from './decide-calendar-rooms.js';
@@ -68,6 +69,7 @@ function holdsOf(rooms: readonly RoomCase[], actor: Principal) {
   return rooms.flatMap((room) => {
     if (room.kind === 'create') return quotaGuardOfBooking(room.resource.workspace, actor.sub, room.times.start)(room.state.resource, room.state.quotas) ?? [];
     if (room.kind === 'move') return rescheduleQuotaHold({ startTime: room.times.start, endTime: room.times.end })(room.state) ?? [];
+    if (room.kind === 'series') return quotaHoldOfSeries(room.state, actor.sub, room.starts) ?? [];
     return [];
   });
 }
@@ -185,10 +187,11 @@ function organizerRefusal(invitation: Invitation, actor: Principal): CalendarWri
   return new CalendarWriteRefused(403, 'valid-organizer', `the ORGANIZER of an event with attendees is an address of the caller (mailto:${actor.email ?? '…'})`);
 }
 
-/** PUT of an event's text: parsed first (a bad object → InvalidCalendarObject, nothing decided); a series waits for phase 2. */
+/** PUT of an event's text: parsed first (a bad object → InvalidCalendarObject, nothing decided). */
 export function putCalendarEvent(ctx: CommandContext, actor: Principal, key: CalendarEventKey, text: string, conditions: CalendarWriteConditions, addressDomain: string) {
   const invitation = parseInvitation(text);
-  if (invitation.recurrence !== null) throw invalidResource('recurring invitations are not supported yet');
+  // A §6 series repeats a rule: occurrences by RDATE alone have none to book them as.
+  if (invitation.recurrence !== null && invitation.recurrence.rrule === null) throw invalidResource('an event repeated by RDATE alone cannot be booked: give it an RRULE');
   const refusal = organizerRefusal(invitation, actor);
   if (refusal) throw refusal;
   return writeCalendarEvent(ctx, actor, { kind: 'put', key, conditions, text, invitation, addressDomain });

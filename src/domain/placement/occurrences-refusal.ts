@@ -35,21 +35,30 @@ const told = (refusal: DomainError, start: Temporal.Instant) => new DomainError(
 /** The first occurrence refused otherwise than by a conflict, or the conflicts of all (null: none). */
 type Judged = { refused: DomainError; start: Temporal.Instant } | { conflicts: Map<string, BookingConflict> | null };
 
-function judge(
+/** One occurrence's refusal, as the placement told it. */
+export type RefusedOccurrence = { start: Temporal.Instant; refusal: DomainError };
+
+/**
+ * Each occurrence's verdict in time order, `onRefusal` told of every refusal. `leaveOutRefused`:
+ * a refused occurrence is not booked, so it neither counts towards the booker's bookings nor the
+ * quotas of those after it; else every occurrence counts, as in a series booked whole.
+ */
+function eachVerdict(
   placement: Omit<Placement, 'startTime' | 'endTime'>,
   occurrences: readonly PlacedOccurrence[],
   state: OccurrencesState,
   actor: Principal,
   now: Temporal.Instant,
   options: Pick<PlacementOptions, 'policyRefusal' | 'callerChecks'>,
-): Judged {
+  leaveOutRefused: boolean,
+  onRefusal: (refusal: DomainError, start: Temporal.Instant) => boolean,
+): void {
   const { resource } = state;
   const buffers = buffersOf(resource);
   // Hundreds of occurrences meet hundreds of bookings: each occurrence is handed those near it, picked on epoch numbers.
   const timed = state.overlapping.map((booking) => ({ booking, ...occupiedMsOf(booking) }));
   const ledger = state.quotaLedger ?? emptyQuotaLedger;
   const counted: CountedBooking[] | null = ledger.quotas.length > 0 && ledger.quotas.some((quota) => quotaMatches(quota, resource)) ? [...ledger.counted] : null;
-  let conflicts: Map<string, BookingConflict> | null = null;
   let added = 0;
   for (let i = 0; i < occurrences.length; i++) {
     const occurrence = occurrences[i]!;
@@ -63,14 +72,40 @@ function judge(
       now,
       { policyRefusal: options.policyRefusal, callerChecks: options.callerChecks, move: occurrence.move, addsBooking: occurrence.addsBooking },
     );
+    if (refusal && !onRefusal(refusal, occurrence.start)) return;
+    if (refusal && leaveOutRefused) continue;
     if (occurrence.addsBooking ?? !occurrence.move) added += 1;
     counted?.push({ id: `occurrence-${i}`, resource, startTime: occurrence.start, endTime: occurrence.end });
-    if (refusal?.code === 'booking_conflict') {
-      conflicts ??= new Map();
-      for (const conflict of refusal.details.conflicts ?? []) conflicts.set(conflict.bookingId, conflict);
-    } else if (refusal) return { refused: refusal, start: occurrence.start };
   }
-  return { conflicts };
+}
+
+function judge(...args: Parameters<typeof occurrencesRefusal>): Judged {
+  let conflicts: Map<string, BookingConflict> | null = null;
+  let refused: { refused: DomainError; start: Temporal.Instant } | null = null;
+  eachVerdict(args[0], args[1], args[2], args[3], args[4], args[5] ?? {}, false, (refusal, start) => {
+    if (refusal.code !== 'booking_conflict') {
+      refused = { refused: refusal, start };
+      return false;
+    }
+    conflicts ??= new Map();
+    for (const conflict of refusal.details.conflicts ?? []) conflicts.set(conflict.bookingId, conflict);
+    return true;
+  });
+  return refused ?? { conflicts };
+}
+
+/**
+ * Every occurrence the placement refuses, in time order, each judged on the state the accepted
+ * ones before it leave (a refused one is left out of the series, contract §26's
+ * schedulingConflictsAllowed): what a room decides a series invitation on.
+ */
+export function refusedOccurrences(...args: Parameters<typeof occurrencesRefusal>): RefusedOccurrence[] {
+  const refused: RefusedOccurrence[] = [];
+  eachVerdict(args[0], args[1], args[2], args[3], args[4], args[5] ?? {}, true, (refusal, start) => {
+    refused.push({ start, refusal: told(refusal, start) });
+    return true;
+  });
+  return refused;
 }
 
 /**
@@ -97,6 +132,6 @@ export function occurrencesRefusal(
 
 /** Whether occurrencesRefusal answers null, without telling a refusal: what the free search asks of thousands of resources. */
 export function areOccurrencesAccepted(...args: Parameters<typeof occurrencesRefusal>): boolean {
-  const judged = judge(args[0], args[1], args[2], args[3], args[4], args[5] ?? {});
+  const judged = judge(...args);
   return !('refused' in judged) && judged.conflicts === null;
 }

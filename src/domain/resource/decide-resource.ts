@@ -57,6 +57,9 @@ function checkPolicy(policy: ReturnType<typeof mergeBookingPolicy>): void {
   if (!Array.isArray(policy.approvers) || !policy.approvers.every((approver) => typeof approver === 'string' && approver.length > 0)) {
     throw invalidRequest('approvers must be a list of profile ids', '/bookingPolicy/approvers');
   }
+  if (!Number.isInteger(policy.schedulingConflictsAllowed) || policy.schedulingConflictsAllowed < 0) {
+    throw invalidRequest('schedulingConflictsAllowed must be a whole number, 0 or more', '/bookingPolicy/schedulingConflictsAllowed');
+  }
   for (const field of ['approvalDeadlineMinutes', 'approvalReminderMinutes'] as const) {
     const minutes = policy[field];
     if (minutes !== null && (!Number.isInteger(minutes) || minutes < 0)) {

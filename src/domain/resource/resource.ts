@@ -29,6 +29,8 @@ export type BookingPolicy = {
   approvalDeadlineMinutes: number | null;
   /** booking.approval_reminder this many minutes after a pending booking was made; null: none. */
   approvalReminderMinutes: number | null;
+  /** Occurrences of a series invitation this room may decline while it books the rest (contract §26; Exchange's MaximumConflictInstances). */
+  schedulingConflictsAllowed: number;
 };
 
 export type BookingPolicyPatch = Partial<Omit<BookingPolicy, 'cancellationPolicy'>> & {
@@ -49,6 +51,7 @@ export const defaultBookingPolicy: BookingPolicy = {
   approvers: [],
   approvalDeadlineMinutes: null,
   approvalReminderMinutes: null,
+  schedulingConflictsAllowed: 0,
 };
 
 /** Field-by-field merge: what the patch names replaces, everything else stays. */

@@ -44,6 +44,7 @@ describe('bookable resources over HTTP', () => {
         approvers: [],
         approvalDeadlineMinutes: null,
         approvalReminderMinutes: null,
+        schedulingConflictsAllowed: 0,
       });
       expect(res.body.createdAt).to.match(/Z$/);
       const read = await server.request('GET', `${resources}/${res.body.id}`);

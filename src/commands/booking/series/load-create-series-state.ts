@@ -1,6 +1,6 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { Principal } from '../../../domain/access/principal.js';
-import { seriesSlots, type CreateSeries, type CreateSeriesState } from '../../../domain/booking/series/decide-create-series.js';
+import { seriesSlots, type CreateSeries, type CreateSeriesState, type SeriesDecisionOptions } from '../../../domain/booking/series/decide-create-series.js';
 import { namedBookerId } from '../../../domain/booking/booker.js';
 import { occupiedRangesOf } from '../../../domain/booking/occupied-range.js';
 import type { Executor } from '../../../infra/db/database.js';
@@ -14,10 +14,17 @@ import { findDelegationsOf } from '../../../projections/approval/approval-delega
 export const unregisteredSeries: CreateSeriesState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, blackouts: [] };
 
 /** The resource, the active bookings (occupied ranges) and blackouts in the way of any occurrence, the booker's count and quota ledger. */
-export async function loadCreateSeriesState(db: Executor, resourceId: string, actor: Principal, command: CreateSeries, now: Temporal.Instant): Promise<CreateSeriesState> {
+export async function loadCreateSeriesState(
+  db: Executor,
+  resourceId: string,
+  actor: Principal,
+  command: CreateSeries,
+  now: Temporal.Instant,
+  options: SeriesDecisionOptions = {},
+): Promise<CreateSeriesState> {
   const resource = await findResource(db, resourceId);
   const limit = resource?.bookingPolicy.maxBookingsPerUser ?? null;
-  const slots = seriesSlots(command, resource, actor, now);
+  const slots = seriesSlots(command, resource, actor, now, options);
   const booker = namedBookerId(command, actor);
   // The approvers' delegations only when pending occurrences will name them (contract §24).
   const approvers = resource && !resource.bookingPolicy.autoConfirm ? resource.bookingPolicy.approvers : [];

@@ -10,18 +10,18 @@ import { ledgerFingerprint } from '../../../domain/quota/quota-fingerprint.js';
 import { findQuotaLedger } from '../../../projections/quota/quota-queries.js';
 import { holdQuota } from '../../placement/quota-hold.js';
 
+/** The booker's hold for a new series' occurrences starting at `starts`, only when a quota of the workspace applies to its resource. */
+export function quotaHoldOfSeries({ resource, quotaLedger }: CreateSeriesState, booker: string, starts: readonly Temporal.Instant[]) {
+  if (!resource || !quotaLedger || !quotaLedger.quotas.some((quota) => quotaMatches(quota, resource))) return undefined;
+  return holdQuota(resource.workspace, booker, ledgerFingerprint(quotaLedger), async (trx) => ledgerFingerprint(await findQuotaLedger(trx, resource.workspace, booker, starts)));
+}
+
 /** The booker's hold for a new series, only when a quota of the workspace applies to its resource; on the occurrences decided (the parent first). */
 export const quotaGuardOfSeries =
   (command: CreateSeries, actor: Principal) =>
-  ({ resource, quotaLedger }: CreateSeriesState, [, ...occurrences]: readonly BookingCreated[]) => {
-    if (!resource || !quotaLedger || !quotaLedger.quotas.some((quota) => quotaMatches(quota, resource))) return undefined;
-    const starts = occurrences.map((event) => instantOf(event.data.booking.startTime));
+  (state: CreateSeriesState, [, ...occurrences]: readonly BookingCreated[]) =>
     // The booker named in the body (booking on behalf), whose ledger the state holds.
-    const booker = namedBookerId(command, actor);
-    return holdQuota(resource.workspace, booker, ledgerFingerprint(quotaLedger), async (trx) =>
-      ledgerFingerprint(await findQuotaLedger(trx, resource.workspace, booker, starts)),
-    );
-  };
+    quotaHoldOfSeries(state, namedBookerId(command, actor), occurrences.map((event) => instantOf(event.data.booking.startTime)));
 
 /** The series' booker's hold for a change of the series, only when a quota of the workspace applies to its resource. */
 export const quotaGuardOfSeriesUpdate =

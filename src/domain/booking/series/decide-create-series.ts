@@ -36,6 +36,8 @@ export type CreateSeries = {
   bookerProfileId?: string;
   /** Units of the resource each occurrence takes (contract §21); one when absent. */
   units?: number;
+  /** The organizer's calendar event that asks for the series (contract §26); none when absent. */
+  calendarUid?: string;
 };
 
 export type CreateSeriesState = {
@@ -90,9 +92,9 @@ export function assertSeriesRequest(command: CreateSeries, now: Temporal.Instant
 export type SeriesDecisionOptions = { occurrencesOf?: typeof seriesOccurrences; policyRefusal?: PolicyRefusal };
 
 /** The occurrences a decision on this request will look at, past the horizon included; none when it refuses the request as a whole. */
-export function seriesSlots(command: CreateSeries, resource: Resource | null, actor: Principal, now: Temporal.Instant): Occurrence[] {
+export function seriesSlots(command: CreateSeries, resource: Resource | null, actor: Principal, now: Temporal.Instant, options: SeriesDecisionOptions = {}): Occurrence[] {
   try {
-    return admitSeries(command, { resource, overlapping: [], activeBookingsOfBooker: 0, blackouts: [] }, actor, now).occurrences;
+    return admitSeries(command, { resource, overlapping: [], activeBookingsOfBooker: 0, blackouts: [] }, actor, now, options).occurrences;
   } catch (error) {
     if (error instanceof DomainError) return [];
     throw error;
@@ -120,10 +122,19 @@ export function isAdmittedSeriesAccepted(command: CreateSeries, admitted: Admitt
 }
 
 /** The series checkSeriesCreate admits: the parent first, holding the rule and the first occurrence's times, then each occurrence. */
-export function decideCreateSeries(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant): BookingCreated[] {
-  const { resource, timeZone, occurrences, booker } = checkSeriesCreate(command, state, actor, now);
+export function decideCreateSeries(command: CreateSeries, state: CreateSeriesState, actor: Principal, now: Temporal.Instant, options: SeriesDecisionOptions = {}): BookingCreated[] {
+  const { resource, timeZone, occurrences, booker } = checkSeriesCreate(command, state, actor, now, options);
 
-  const booked = { resource, bookerProfileId: booker.profileId, bookerEmail: booker.email, createdBy: actor.sub, title: command.title, now, units: command.units ?? 1 };
+  const booked = {
+    resource,
+    bookerProfileId: booker.profileId,
+    bookerEmail: booker.email,
+    createdBy: actor.sub,
+    title: command.title,
+    now,
+    units: command.units ?? 1,
+    calendarUid: command.calendarUid ?? null,
+  };
   const parent: Booking = {
     ...newBooking({ ...booked, id: command.parentId, startTime: command.startTime, endTime: command.endTime }),
     isSeriesParent: true,

@@ -25,8 +25,16 @@ function ruleError(error: RecurrenceError, timeZone = 'UTC'): DomainError {
     too_many_occurrences: `recurrenceRule is refused: ${error.message}; shorten COUNT or UNTIL`,
     dtstart_mismatch: `recurrenceRule does not fit startTime: ${error.message} (wall-clock time of ${timeZone})`,
   };
-  return invalidRequest(explained[error.code], '/body/recurrenceRule');
+  const refusal = invalidRequest(explained[error.code], '/body/recurrenceRule');
+  if (error.code === 'too_many_occurrences') tooLong.add(refusal);
+  return refusal;
 }
+
+/** The refusals of a series longer than §6 allows, told apart from other bad rules by isSeriesTooLong. */
+const tooLong = new WeakSet<DomainError>();
+
+/** Whether a refusal says the series would hold more occurrences than §6 allows (contract §26 names it maxOccurrences). */
+export const isSeriesTooLong = (error: unknown): boolean => error instanceof Object && tooLong.has(error as DomainError);
 
 /** Checks the rule's text alone (400), before anything is loaded. */
 export function assertRecurrenceRule(rule: string): void {
@@ -85,10 +93,12 @@ export function seriesOccurrences(pattern: SeriesPattern, resource: Resource, no
   let { occurrences, exceedsHorizon } = expand(pattern, bookingHorizon(resource, now), now);
   if (exceedsHorizon) ({ occurrences } = expand(pattern, endOfRuleTime, now));
   if (occurrences.filter((o) => Temporal.Instant.compare(o.start, now) >= 0).length > maxSeriesOccurrences) {
-    throw invalidRequest(
+    const refusal = invalidRequest(
       `recurrenceRule is refused: the series would have more than ${maxSeriesOccurrences} occurrences from now on; shorten COUNT or UNTIL`,
       '/body/recurrenceRule',
     );
+    tooLong.add(refusal);
+    throw refusal;
   }
   assertNoOverlapWithin(occurrences, buffersOf(resource));
   return occurrences;

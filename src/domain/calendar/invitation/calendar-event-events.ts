@@ -17,6 +17,8 @@ export type RoomAnswer = {
   scheduleStatus: '1.2' | '3.7' | '3.8';
   /** The REPLY's REQUEST-STATUS: `2.0;Success`, `4.0;Event conflict. Date-time is busy.;conflict`, `3.1;Invalid property value;<policy>`. */
   requestStatus: string;
+  /** A recurring event's occurrences the room refused while it booked the rest (schedulingConflictsAllowed): their starts as the series expanded them, in UTC text, and the zone floating times and days were read in. */
+  declined?: { resourceTimeZone: string; starts: string[] };
 };
 
 export type CalendarEventKey = {

@@ -1,3 +1,4 @@
+import { isSeriesTooLong } from '../../booking/series/series-pattern.js';
 import type { DomainError } from '../../domain-error.js';
 import type { RoomAnswer } from './calendar-event-events.js';
 
@@ -44,7 +45,8 @@ export function roomAnswerOfRefusal(error: Pick<DomainError, 'code' | 'details'>
     case 'resource_not_found':
       return declined('3.7', '3.7;Invalid calendar user');
     case 'invalid_request':
-      return declined('1.2', invalidRequestStatus(error.details));
+      // A series longer than §6 allows is the room's limit, not a bad property (contract §26).
+      return declined('1.2', isSeriesTooLong(error) ? `${invalidValueStatus};maxOccurrences` : invalidRequestStatus(error.details));
     default:
       return declined('1.2', `${invalidValueStatus};${error.code}`);
   }

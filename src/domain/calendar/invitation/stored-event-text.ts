@@ -1,4 +1,5 @@
 import ICAL from 'ical.js';
+import { Temporal } from 'temporal-polyfill';
 import { foldContentLines, unfoldContentLines } from '../fold-content-lines.js';
 import type { RoomAnswer } from './calendar-event-events.js';
 import { addDeclinedInstances, type DeclinedInstances } from './declined-instances.js';
@@ -20,6 +21,12 @@ const scheduledByServer = (attendee: ICAL.Property): boolean => {
   return agent === undefined || String(agent).toUpperCase() === 'SERVER';
 };
 
+/** The occurrences each room's answer says it refused while it booked the rest of the series. */
+const declinedOfAnswers = (rooms: readonly RoomAnswer[]): DeclinedInstances[] =>
+  rooms.flatMap(({ address, partstat, declined }) =>
+    declined && partstat !== 'DECLINED' ? [{ address, resourceTimeZone: declined.resourceTimeZone, starts: declined.starts.map((start) => Temporal.Instant.from(start)) }] : [],
+  );
+
 /**
  * The object as stored and served after the rooms answered (contract §26): the organizer's text
  * with, in the master and every overridden instance, each room's ATTENDEE carrying its PARTSTAT,
@@ -30,7 +37,7 @@ const scheduledByServer = (attendee: ICAL.Property): boolean => {
  * case-insensitively. A function of its arguments: the same text and answers are the same bytes,
  * CRLF, folded at 75 octets.
  */
-export function storedEventText(sourceText: string, rooms: readonly RoomAnswer[], declined: readonly DeclinedInstances[] = []): string {
+export function storedEventText(sourceText: string, rooms: readonly RoomAnswer[], declined: readonly DeclinedInstances[] = declinedOfAnswers(rooms)): string {
   const calendar = new ICAL.Component(ICAL.parse(sourceText) as [string, [], []]);
   const answers = new Map(rooms.map((answer) => [answer.address.toLowerCase(), answer]));
   for (const event of calendar.getAllSubcomponents('vevent')) {
