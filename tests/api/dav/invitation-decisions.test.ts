@@ -181,6 +181,35 @@ describe('decisions made after an invitation reach the organizer\'s event and in
     expect((await storedEvent(server, alice, path)).etag).to.equal(settled.etag);
   });
 
+  it('a series: TENTATIVE until every occurrence is confirmed, then ACCEPTED; an occurrence cancelled → its instance DECLINED, with a REPLY of that instance; the series cancelled → DECLINED', async () => {
+    const roomId = await approvalRoom();
+    const { path, uid } = await invite(roomId, { extra: ['RRULE:FREQ=WEEKLY;COUNT=3'] });
+    const tentative = await answerOf(path, roomId);
+    expect(tentative.partstat).to.equal('TENTATIVE');
+    const occurrences = (
+      await server.database.db.selectFrom('bookings').select(['id', 'start_time']).where('recurrence_parent_id', '=', tentative.bookingId!).orderBy('start_time').execute()
+    ).map((b) => b.id);
+    expect(occurrences).to.have.length(3);
+    for (const id of occurrences.slice(0, 2)) expect((await server.request('PATCH', `/booking/v1/bookings/${id}/confirm`, { token: carol })).status).to.equal(200);
+    await processorSettled();
+    expect((await answerOf(path, roomId)).partstat, 'one occurrence still pending').to.equal('TENTATIVE');
+    expect((await server.request('PATCH', `/booking/v1/bookings/${occurrences[2]}/confirm`, { token: carol })).status).to.equal(200);
+    await within5s(path, uid, roomId, 'ACCEPTED', 2);
+
+    const cancelled = await server.request('PATCH', `/booking/v1/bookings/${occurrences[1]}/cancel`, { token: alice, body: { reason: 'Off that week' } });
+    expect(cancelled.status).to.equal(200);
+    const replies = await within5s(path, uid, roomId, 'ACCEPTED', 3);
+    expect(replies[2]).to.include({ partstat: 'DECLINED', comment: 'Off that week' });
+    const stored = new ICAL.Component(ICAL.parse((await storedEvent(server, alice, path)).text));
+    const instance = stored.getAllSubcomponents('vevent').find((e) => e.hasProperty('recurrence-id'))!;
+    expect(String(instance.getFirstPropertyValue('recurrence-id'))).to.equal('2027-01-12T09:00:00Z');
+    expect(instance.getFirstProperty('attendee')!.getParameter('partstat')).to.equal('DECLINED');
+
+    expect((await server.request('PATCH', `/booking/v1/bookings/series/${tentative.bookingId}/cancel`, { token: alice, body: {} })).status).to.equal(200);
+    await waitFor(async () => (await answerOf(path, roomId)).partstat === 'DECLINED', { timeoutMs: 5_000, what: 'the series declined' });
+    expect((await answerOf(path, roomId)).bookingId).to.equal(null);
+  });
+
   it('a deadline passed without approval → DECLINED, "not approved in time"', async () => {
     const roomId = await approvalRoom({ approvalDeadlineMinutes: 60 });
     const { path, uid } = await invite(roomId, { start: '2027-01-12T09:00:00Z', end: '2027-01-12T10:00:00Z' });

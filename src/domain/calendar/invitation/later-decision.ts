@@ -57,6 +57,44 @@ export function laterAnswer(rooms: readonly RoomAnswer[], booking: Pick<Booking,
   return { rooms: rooms.map((room, i) => (i === index ? answer : room)), answer, comment: withdrawn ? withdrawalComment(booking) : null };
 }
 
+/** A series a room holds for the event, as it stands after a decision on one of its occurrences. */
+export type SeriesStanding = {
+  parent: Pick<Booking, 'id' | 'status' | 'reason'>;
+  /** Every occurrence of the series, any status. */
+  occurrences: readonly Pick<Booking, 'status' | 'startTime'>[];
+  /** The room's zone, in which the event's floating times and days are read (RoomAnswer.declined). */
+  resourceTimeZone: string;
+};
+
+const withdrawnStatuses: readonly BookingStatus[] = ['cancelled', 'no_show'];
+
+/**
+ * A decision on one occurrence of a series the room holds for a recurring event: the room's
+ * answer is its series as it stands — DECLINED once the series is cancelled or no occurrence is
+ * left, TENTATIVE while an occurrence waits for approval, else ACCEPTED — and every withdrawn
+ * occurrence an instance in which the room is DECLINED. Null when the stored answer already says so.
+ */
+export function laterSeriesAnswer(rooms: readonly RoomAnswer[], series: SeriesStanding, occurrence: Pick<Booking, 'status' | 'reason'>): LaterAnswer | null {
+  if (withdrawnStatuses.includes(series.parent.status)) return laterAnswer(rooms, series.parent);
+  const index = rooms.findIndex((room) => room.bookingId === series.parent.id);
+  if (index < 0) return null;
+  const previous = rooms[index]!;
+  const active = series.occurrences.filter((o) => !withdrawnStatuses.includes(o.status));
+  const partstat: RoomAnswer['partstat'] = active.length === 0 ? 'DECLINED' : active.some((o) => o.status === 'pending') ? 'TENTATIVE' : 'ACCEPTED';
+  const withdrawn = series.occurrences.filter((o) => withdrawnStatuses.includes(o.status)).map((o) => o.startTime);
+  const starts = [...new Set([...(previous.declined?.starts ?? []), ...withdrawn])].sort();
+  if (partstat === previous.partstat && starts.length === (previous.declined?.starts.length ?? 0)) return null;
+  const answer: RoomAnswer = {
+    ...previous,
+    partstat,
+    bookingId: partstat === 'DECLINED' ? null : previous.bookingId,
+    scheduleStatus: '1.2',
+    requestStatus: '2.0;Success',
+    declined: starts.length === 0 ? undefined : { resourceTimeZone: previous.declined?.resourceTimeZone ?? series.resourceTimeZone, starts },
+  };
+  return { rooms: rooms.map((room, i) => (i === index ? answer : room)), answer, comment: withdrawnStatuses.includes(occurrence.status) ? withdrawalComment(occurrence) : null };
+}
+
 /** The stored event as a later decision reads it. */
 export type StoredEvent = CalendarEventKey & Pick<CalendarEventStored['data'], 'uid' | 'organizerEmail' | 'sourceText' | 'sourceHash' | 'scheduleTag' | 'rooms'>;
 
@@ -69,9 +107,17 @@ const deciderOf = (booking: Booking) => (booking.status === 'confirmed' || booki
  * an attendee's reply does not change the organizer's object's tag, only its ETag), and the room's
  * REPLY for the inbox on the booking's times. None when the stored answer already agrees.
  */
-export function decideLaterDecision(stored: StoredEvent, booking: Booking, now: Temporal.Instant, newId: () => string): [CalendarEventStored, CalendarReplyDelivered] | [] {
-  const later = laterAnswer(stored.rooms, booking);
+export function decideLaterDecision(
+  stored: StoredEvent,
+  booking: Booking,
+  now: Temporal.Instant,
+  newId: () => string,
+  series: SeriesStanding | null = null,
+): [CalendarEventStored, CalendarReplyDelivered] | [] {
+  const later = series ? laterSeriesAnswer(stored.rooms, series, booking) : laterAnswer(stored.rooms, booking);
   if (!later) return [];
+  // An occurrence's own decision is told as the REPLY of its instance (RFC 5546 §3.2.3), with the occurrence's PARTSTAT.
+  const instance = series !== null && !withdrawnStatuses.includes(series.parent.status);
   const { workspace, owner, name, uid, organizerEmail, sourceText, sourceHash, scheduleTag } = stored;
   const invitation = parseInvitation(sourceText);
   const at = utcText(now);
@@ -81,7 +127,8 @@ export function decideLaterDecision(stored: StoredEvent, booking: Booking, now: 
     summary: invitation.summary,
     organizer: invitation.organizer ?? `mailto:${organizerEmail}`,
     attendee: later.answer.address,
-    partstat: later.answer.partstat,
+    partstat: instance ? partstatOfStatus(booking.status) : later.answer.partstat,
+    ...(instance && { recurrenceId: instantOf(booking.startTime) }),
     requestStatus: later.answer.requestStatus,
     start: instantOf(booking.startTime),
     end: instantOf(booking.endTime),

@@ -3,7 +3,7 @@ import ICAL from 'ical.js';
 import { Temporal } from 'temporal-polyfill';
 import type { Booking, BookingStatus } from '../../../../src/domain/booking/booking.js';
 import type { RoomAnswer } from '../../../../src/domain/calendar/invitation/calendar-event-events.js';
-import { decideLaterDecision, laterAnswer, partstatOfStatus, type StoredEvent } from '../../../../src/domain/calendar/invitation/later-decision.js';
+import { decideLaterDecision, laterAnswer, laterSeriesAnswer, partstatOfStatus, type StoredEvent } from '../../../../src/domain/calendar/invitation/later-decision.js';
 import { storedEventText } from '../../../../src/domain/calendar/invitation/stored-event-text.js';
 
 const bookingId = '3f1c2a9e-5b7d-4c1e-9a4f-2d6b8e0c1a77';
@@ -118,5 +118,31 @@ describe('the events of a decision made after the event was written (contract §
     expect(reply.getFirstProperty('attendee')!.getParameter('partstat')).to.equal('ACCEPTED');
     expect(reply.getFirstPropertyValue('comment')).to.equal(null);
     expect(decideLaterDecision(stored, decided('confirmed'), now, () => 'reply-3')).to.deep.equal([]);
+  });
+});
+
+describe('a room\'s series answer to a decision on one occurrence (contract §26)', () => {
+  const parent = { id: bookingId, status: 'pending' as BookingStatus, reason: null };
+  const occurrence = (status: BookingStatus, startTime: string) => ({ status, startTime, reason: status === 'cancelled' ? 'Off that week' : null });
+  const standing = (statuses: BookingStatus[], parentStatus: BookingStatus = 'pending') => ({
+    parent: { ...parent, status: parentStatus },
+    occurrences: statuses.map((status, i) => occurrence(status, `2027-01-${String(5 + 7 * i).padStart(2, '0')}T09:00:00Z`)),
+    resourceTimeZone: 'Europe/Berlin',
+  });
+
+  it('stays TENTATIVE while an occurrence waits, and turns ACCEPTED when none does', () => {
+    expect(laterSeriesAnswer([room()], standing(['confirmed', 'pending']), occurrence('confirmed', '2027-01-05T09:00:00Z'))).to.equal(null);
+    expect(laterSeriesAnswer([room()], standing(['confirmed', 'confirmed']), occurrence('confirmed', '2027-01-12T09:00:00Z'))?.answer).to.deep.include({ partstat: 'ACCEPTED', bookingId });
+  });
+
+  it('declines a withdrawn occurrence as an instance, keeping the room\'s series, with the cancel\'s reason', () => {
+    const later = laterSeriesAnswer([room({ partstat: 'ACCEPTED' })], standing(['confirmed', 'cancelled']), occurrence('cancelled', '2027-01-12T09:00:00Z'))!;
+    expect(later.answer).to.deep.include({ partstat: 'ACCEPTED', bookingId, declined: { resourceTimeZone: 'Europe/Berlin', starts: ['2027-01-12T09:00:00Z'] } });
+    expect(later.comment).to.equal('Off that week');
+  });
+
+  it('declines the room once no occurrence is left or the series itself is cancelled', () => {
+    expect(laterSeriesAnswer([room({ partstat: 'ACCEPTED' })], standing(['cancelled', 'cancelled']), occurrence('cancelled', '2027-01-12T09:00:00Z'))?.answer).to.deep.include({ partstat: 'DECLINED', bookingId: null });
+    expect(laterSeriesAnswer([room({ partstat: 'ACCEPTED' })], standing(['confirmed'], 'cancelled'), occurrence('cancelled', '2027-01-05T09:00:00Z'))?.answer).to.deep.include({ partstat: 'DECLINED', bookingId: null });
   });
 });
