@@ -76,6 +76,12 @@ describe('recurring invitations: a series on each room (contract §26)', functio
     expect(booked.map((b) => b.start)).to.deep.equal(['2027-03-08T09:00:00Z', '2027-03-15T09:00:00Z', '2027-03-22T09:00:00Z', '2027-03-29T09:00:00Z', '2027-04-05T09:00:00Z']);
     expect(booked.every((b) => b.calendar_uid === uid && b.recurrence_parent_id === attendee.bookingId)).to.equal(true);
     expect((await replyOf(uid)).requestStatus).to.match(/^2\.0/);
+    const moved = await server.request('PATCH', `/booking/v1/bookings/series/${attendee.bookingId}`, { token: alice, body: { title: 'Elsewhere' } });
+    expect(moved.status).to.equal(409);
+    expect(moved.body.reason).to.equal('calendar_managed');
+    const one = await server.request('PATCH', `/booking/v1/bookings/${booked[1]!.id}`, { token: alice, body: { startTime: '2027-03-15T12:00:00Z', endTime: '2027-03-15T13:00:00Z' } });
+    expect(one.status).to.equal(409);
+    expect(one.body.reason).to.equal('calendar_managed');
   });
 
   it('keeps the wall clock of the event’s zone across a DST change, for an IANA TZID and its Windows name alike', async () => {

@@ -182,6 +182,9 @@ export function decideUpdateSeries(command: UpdateSeries, state: UpdateSeriesSta
   if (caller) throw caller;
   const parent = visibleSeriesParent(actor, state.parent);
   assertBookerOrAdmin(actor, parent);
+  if (parent.calendarUid !== null) {
+    throw new DomainError('calendar_managed', "a series made by a calendar invitation changes with its event: change the event in the organizer's calendar");
+  }
   if (!activeStatuses.includes(parent.status)) throw invalidTransition(`a series cannot be changed in status ${parent.status}`);
   if (!state.resource) throw resourceRefusal(null, true)!;
   const { resource } = state;
