@@ -192,6 +192,22 @@ describe('recurring invitations: a series on each room (contract §26)', functio
     expect(await liveBookings(room)).to.deep.equal([]);
   });
 
+  it('ten organizers inviting one room to overlapping weekly series at once: exactly one series holds it, the others DECLINED with 4.0', async () => {
+    const room = await freshRoom();
+    const organizers = Array.from({ length: 10 }, (_, i) => ({ user: `org-${i}`, token: server.token({ level: 'LV4', sub: `org-${i}`, email: `org-${i}@example.com` }) }));
+    const paths = organizers.map(({ user }) => eventPath(user, name()));
+    const answers = await Promise.all(
+      organizers.map(({ user, token }, i) =>
+        putEvent(server, token, paths[i]!, eventText({ organizer: `mailto:${user}@example.com`, start: '2027-03-08T10:00:00Z', end: `2027-03-08T1${1 + (i % 2)}:00:00Z`, attendees: [roomAddress(room)], extra: ['RRULE:FREQ=WEEKLY;COUNT=3'] })),
+      ),
+    );
+    expect(answers.map((a) => a.status)).to.deep.equal(Array(10).fill(201));
+    const partstats = await Promise.all(organizers.map(async ({ token }, i) => (await storedEvent(server, token, paths[i]!)).attendees[0]!.partstat));
+    expect(partstats.filter((p) => p === 'ACCEPTED')).to.have.length(1);
+    expect(partstats.filter((p) => p === 'DECLINED')).to.have.length(9);
+    expect((await liveBookings(room)).map((b) => b.start)).to.deep.equal(['2027-03-08T10:00:00Z', '2027-03-15T10:00:00Z', '2027-03-22T10:00:00Z']);
+  });
+
   it('an event repeated by RDATE alone → 403 with a clear reason, nothing booked', async () => {
     const room = await freshRoom();
     const res = await putEvent(server, alice, eventPath('alice', name()), eventText({ start: '2027-03-08T09:00:00Z', end: '2027-03-08T10:00:00Z', attendees: [roomAddress(room)], extra: ['RDATE:20270315T090000Z'] }));
