@@ -16,8 +16,8 @@ import { findBookedResource, findBooking } from '../../projections/booking/booki
 import { findBookingCreateStatesOn } from '../../projections/booking/create-states-query.js';
 import type { CommandContext } from '../command-context.js';
 import { findApproverDelegations, quotaBoundState } from '../placement/placement-state.js';
-import { loadCreateSeriesState } from '../booking/series/load-create-series-state.js';
-import { loadSeries, type LoadedSeries } from '../booking/series/load-series.js';
+import { loadCreateSeriesState } from '../placement/load-create-series-state.js';
+import { loadSeries, type LoadedSeries } from '../placement/load-series.js';
 import { loadWaiters } from '../placement/promotions.js';
 import { findRescheduleState } from '../placement/reschedule-state.js';
 import type { RoomCase, RoomTimes } from './calendar-room-cases.js';

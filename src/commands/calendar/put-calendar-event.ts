@@ -23,7 +23,7 @@ import { handleCommandOnStreams, type AppendFailure, type StreamEvents } from '.
 import { quotaGuardOfBooking } from '../placement/quota-guard-of-booking.js';
 import { quotaOrOverlapMeansRetry } from '../placement/quota-hold.js';
 import { rescheduleQuotaHold } from '../placement/reschedule-state.js';
-import { quotaHoldOfSeries } from '../booking/series/quota-guard-of-series.js';
+import { quotaHoldOfSeries } from '../placement/quota-guard-of-series.js';
 import type { RoomCase } from './calendar-room-cases.js';
 import { calendarEventRefusal, CalendarWriteRefused, type CalendarWriteConditions } from './calendar-write-refusal.js';
 import { decideRooms, type RoomDecision } from './decide-calendar-rooms.js';

@@ -5,7 +5,7 @@ import { resourceStreamId } from '../../../domain/resource/resource.js';
 import { findBooking } from '../../../projections/booking/booking-queries.js';
 import type { CommandContext } from '../../command-context.js';
 import { handleCommand } from '../../handle-command.js';
-import { loadSeries, type LoadedSeries } from './load-series.js';
+import { loadSeries, type LoadedSeries } from '../../placement/load-series.js';
 import { loadWaiters, promoting } from '../../placement/promotions.js';
 
 export type CancelledSeries = { parent: Booking; cancelled: string[] };

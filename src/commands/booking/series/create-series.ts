@@ -8,9 +8,9 @@ import { findRegistration } from '../../../projections/resource/resource-queries
 import type { CommandContext } from '../../command-context.js';
 import { handleCommand } from '../../handle-command.js';
 import { quotaOrOverlapMeansRetry } from '../../placement/quota-hold.js';
-import { quotaGuardOfSeries } from './quota-guard-of-series.js';
+import { quotaGuardOfSeries } from '../../placement/quota-guard-of-series.js';
 import { createSeriesCommand, type CreateSeriesInput } from './create-series-command.js';
-import { loadCreateSeriesState, unregisteredSeries } from './load-create-series-state.js';
+import { loadCreateSeriesState, unregisteredSeries } from '../../placement/load-create-series-state.js';
 
 export type CreatedSeries = { parent: Booking; occurrences: Booking[] };
 

@@ -4,7 +4,7 @@ import { workspaceScope } from '../../../domain/access/workspace-scope.js';
 import { findRegistration } from '../../../projections/resource/resource-queries.js';
 import type { CommandContext } from '../../command-context.js';
 import { createSeriesCommand, type CreateSeriesInput } from './create-series-command.js';
-import { loadCreateSeriesState, unregisteredSeries } from './load-create-series-state.js';
+import { loadCreateSeriesState, unregisteredSeries } from '../../placement/load-create-series-state.js';
 
 /** What creating the series would meet, occurrence by occurrence; nothing is stored. */
 export async function previewSeries(ctx: CommandContext, actor: Principal, input: CreateSeriesInput): Promise<OccurrencePreview[]> {

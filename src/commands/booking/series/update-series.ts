@@ -19,9 +19,9 @@ import type { CommandContext } from '../../command-context.js';
 import { handleCommand } from '../../handle-command.js';
 import { findQuotaLedger } from '../../../projections/quota/quota-queries.js';
 import { quotaOrOverlapMeansRetry } from '../../placement/quota-hold.js';
-import { quotaGuardOfSeriesUpdate } from './quota-guard-of-series.js';
+import { quotaGuardOfSeriesUpdate } from '../../placement/quota-guard-of-series.js';
 import type { CreatedSeries } from './create-series.js';
-import { loadSeries } from './load-series.js';
+import { loadSeries } from '../../placement/load-series.js';
 
 export type UpdateSeriesInput = { title?: string; startTime?: string; endTime?: string; recurrenceRule?: string; timeZone?: string };
 

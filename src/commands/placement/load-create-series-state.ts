@@ -1,14 +1,14 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { Principal } from '../../../domain/access/principal.js';
-import { seriesSlots, type CreateSeries, type CreateSeriesState, type SeriesDecisionOptions } from '../../../domain/booking/series/decide-create-series.js';
-import { namedBookerId } from '../../../domain/booking/booker.js';
-import { occupiedRangesOf } from '../../../domain/booking/occupied-range.js';
-import type { Executor } from '../../../infra/db/database.js';
-import { countActiveBookingsOfBooker, findActiveOverlappingAny } from '../../../projections/booking/booking-queries.js';
-import { findBlackoutsOverlappingAny } from '../../../projections/blackout/blackout-queries.js';
-import { findResource } from '../../../projections/resource/resource-queries.js';
-import { findQuotaLedger } from '../../../projections/quota/quota-queries.js';
-import { findDelegationsOf } from '../../../projections/approval/approval-delegation-queries.js';
+import type { Principal } from '../../domain/access/principal.js';
+import { seriesSlots, type CreateSeries, type CreateSeriesState, type SeriesDecisionOptions } from '../../domain/booking/series/decide-create-series.js';
+import { namedBookerId } from '../../domain/booking/booker.js';
+import { occupiedRangesOf } from '../../domain/booking/occupied-range.js';
+import type { Executor } from '../../infra/db/database.js';
+import { countActiveBookingsOfBooker, findActiveOverlappingAny } from '../../projections/booking/booking-queries.js';
+import { findBlackoutsOverlappingAny } from '../../projections/blackout/blackout-queries.js';
+import { findResource } from '../../projections/resource/resource-queries.js';
+import { findQuotaLedger } from '../../projections/quota/quota-queries.js';
+import { findDelegationsOf } from '../../projections/approval/approval-delegation-queries.js';
 
 /** The state of a series asked on a resource that is not registered: nothing to book on. */
 export const unregisteredSeries: CreateSeriesState = { resource: null, overlapping: [], activeBookingsOfBooker: 0, blackouts: [] };

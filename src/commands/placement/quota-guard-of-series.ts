@@ -1,14 +1,14 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { Principal } from '../../../domain/access/principal.js';
-import type { BookingCreated } from '../../../domain/booking/booking-events.js';
-import { instantOf } from '../../../domain/booking/booking-time.js';
-import type { CreateSeries, CreateSeriesState } from '../../../domain/booking/series/decide-create-series.js';
-import { changedSeriesSlots, type UpdateSeries, type UpdateSeriesState } from '../../../domain/booking/series/decide-update-series.js';
-import { namedBookerId } from '../../../domain/booking/booker.js';
-import { quotaMatches } from '../../../domain/quota/quota.js';
-import { ledgerFingerprint } from '../../../domain/quota/quota-fingerprint.js';
-import { findQuotaLedger } from '../../../projections/quota/quota-queries.js';
-import { holdQuota } from '../../placement/quota-hold.js';
+import type { Principal } from '../../domain/access/principal.js';
+import type { BookingCreated } from '../../domain/booking/booking-events.js';
+import { instantOf } from '../../domain/booking/booking-time.js';
+import type { CreateSeries, CreateSeriesState } from '../../domain/booking/series/decide-create-series.js';
+import { changedSeriesSlots, type UpdateSeries, type UpdateSeriesState } from '../../domain/booking/series/decide-update-series.js';
+import { namedBookerId } from '../../domain/booking/booker.js';
+import { quotaMatches } from '../../domain/quota/quota.js';
+import { ledgerFingerprint } from '../../domain/quota/quota-fingerprint.js';
+import { findQuotaLedger } from '../../projections/quota/quota-queries.js';
+import { holdQuota } from './quota-hold.js';
 
 /** The booker's hold for a new series' occurrences starting at `starts`, only when a quota of the workspace applies to its resource. */
 export function quotaHoldOfSeries({ resource, quotaLedger }: CreateSeriesState, booker: string, starts: readonly Temporal.Instant[]) {

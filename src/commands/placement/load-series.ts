@@ -1,8 +1,8 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { Booking } from '../../../domain/booking/booking.js';
-import type { Resource } from '../../../domain/resource/resource.js';
-import type { Executor } from '../../../infra/db/database.js';
-import { findBookedResource, findBooking, findSeriesOccurrences } from '../../../projections/booking/booking-queries.js';
+import type { Booking } from '../../domain/booking/booking.js';
+import type { Resource } from '../../domain/resource/resource.js';
+import type { Executor } from '../../infra/db/database.js';
+import { findBookedResource, findBooking, findSeriesOccurrences } from '../../projections/booking/booking-queries.js';
 
 export type LoadedSeries = { parent: Booking | null; resource: Resource | null; upcoming: Booking[] };
 
