@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import { findCalendarChanges, findCalendarObjects, findCalendarObjectsById, findSyncPosition } from '../../projections/calendar/calendar-objects.js';
+import { findCalendarChanges, findCalendarObjects, findCalendarObjectsById, findSyncPosition, type SyncPosition } from '../../projections/calendar/calendar-objects.js';
 import { findStoredObjectChanges, findStoredObjects, findStoredObjectsNamed, lastStoredChangeSql } from '../../projections/calendar/stored-calendar-objects.js';
 import { calendarObjectOf, type CalendarObject } from './calendar-object-answer.js';
 import type { DavCaller } from './dav-caller.js';
@@ -46,7 +46,7 @@ export async function objectsNamed(caller: DavCaller, calendar: DavCalendar, nam
 }
 
 /** Where a sync of the calendar stands now (findSyncPosition), its stored objects' changes counted. */
-export function calendarSyncPosition(caller: DavCaller, calendar: DavCalendar): Promise<{ position: bigint; horizon: bigint }> {
+export function calendarSyncPosition(caller: DavCaller, calendar: DavCalendar): Promise<SyncPosition> {
   return findSyncPosition(caller.db, calendar.holdsBookings ? calendar.scope : null, calendar.stored ? [lastStoredChangeSql(calendar.stored)] : []);
 }
 

@@ -69,6 +69,13 @@ export async function findCalendarChanges(db: Executor, scope: CalendarScope, si
 }
 
 /**
+ * A calendar's sync position: the token's `position`, the `horizon` no token may pass, and
+ * `unchangedFrom`, past the last change the calendar's rows show now: changes since a position at
+ * or after it are none, without reading them.
+ */
+export type SyncPosition = { position: bigint; horizon: bigint; unchangedFrom: bigint };
+
+/**
  * Where a sync of the scope's calendar stands now, as a transaction id: every change by an earlier
  * transaction is final (below the late-commit horizon, log-horizon.ts: no slower transaction can
  * still commit one) and read by a query that follows; a later change, committed late or not, has
@@ -77,7 +84,7 @@ export async function findCalendarChanges(db: Executor, scope: CalendarScope, si
  * position a token can name. `alsoLast`: the last changes of the calendar's other objects (a
  * user's stored events or REPLYs, §26), as SQL giving a transaction id or null.
  */
-export async function findSyncPosition(db: Executor, scope: CalendarScope | null, alsoLast: readonly RawBuilder<unknown>[] = []): Promise<{ position: bigint; horizon: bigint }> {
+export async function findSyncPosition(db: Executor, scope: CalendarScope | null, alsoLast: readonly RawBuilder<unknown>[] = []): Promise<SyncPosition> {
   const lastOf = (where: RawBuilder<unknown>) => sql`(select changed_in::text::bigint from bookings b where ${where} order by b.changed_in desc limit 1)`;
   const ofBookings =
     scope === null
@@ -90,5 +97,5 @@ export async function findSyncPosition(db: Executor, scope: CalendarScope | null
   const { rows } = await sql<{ horizon: string; last: string | null }>`select (${logHorizon})::text as horizon, (${last})::text as last`.execute(db);
   const horizon = BigInt(rows[0]!.horizon);
   const next = rows[0]!.last === null ? 1n : BigInt(rows[0]!.last) + 1n;
-  return { position: next < horizon ? next : horizon, horizon };
+  return { position: next < horizon ? next : horizon, horizon, unchangedFrom: next };
 }
