@@ -32,7 +32,7 @@ export function utcDateTime(text: string, where: string): Temporal.Instant {
  * The range a calendar-query asks for: its VEVENT time-range, each missing end 180 days from now
  * (contract §25); null when its filter asks for components this calendar never holds (a VTODO).
  */
-function queryRange(caller: DavCaller, query: XmlElement): { from: Temporal.Instant; to: Temporal.Instant } | null {
+export function queryRange(caller: DavCaller, query: XmlElement): { from: Temporal.Instant; to: Temporal.Instant } | null {
   const around = { hours: 24 * calendarDaysAround };
   let from = caller.now.subtract(around);
   let to = caller.now.add(around);

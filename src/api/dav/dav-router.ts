@@ -5,6 +5,7 @@ import { clientHoldsOf, sendTagged } from '../conditional-get.js';
 import { limitRate } from '../rate-limit.js';
 import { routeReads } from '../route-reads.js';
 import { calendarMultiget, calendarQuery, syncCollection, utcDateTime, type ReportAnswer } from './calendar-reports.js';
+import { calendarQueryText } from './calendar-query-answers.js';
 import { freeBusyQueryAnswer, outboxFreeBusyAnswer } from './free-busy-answers.js';
 import { davAuthentication } from './dav-authentication.js';
 import { davCallerOf, type DavCaller } from './dav-caller.js';
@@ -13,7 +14,7 @@ import { writeObject } from './calendar-object-writes.js';
 import { findObject, resolveCalendar, resolveNode } from './dav-nodes.js';
 import { parseDavPath, type DavPath } from './dav-paths.js';
 import { DavPreconditionError, davPreconditionHandler, needPrivileges } from './dav-precondition.js';
-import { sendMultistatus } from './multistatus.js';
+import { sendMultistatus, xmlContentType } from './multistatus.js';
 import { principalPropertySearch } from './principal-search.js';
 import { depthOf, propfindRequestOf, propfindResponses } from './propfind.js';
 import { childNamed, parseXmlBody, readDavBody, type XmlElement } from './xml-request.js';
@@ -61,6 +62,10 @@ async function report(services: Services, caller: DavCaller, path: DavPath, quer
   const answer = reports[name];
   if (!answer || path.kind !== 'calendar') throw unsupportedReport(name);
   const calendar = await resolveCalendar(caller, path.owner, path.calendar);
+  if (answer === calendarQuery) {
+    res.status(207).set('Content-Type', xmlContentType).send(await calendarQueryText(caller, calendar, query));
+    return;
+  }
   const { responses, syncToken } = await answer(caller, calendar, query);
   sendMultistatus(res, responses, syncToken);
 }
