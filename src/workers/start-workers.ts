@@ -1,7 +1,7 @@
 import type { Services } from '../services.js';
 import { ConfigError } from '../infra/config.js';
 import { createKafkaProducer } from '../infra/kafka/create-kafka-producer.js';
-import { laterDecisions, laterDecisionsCheckpoint } from './calendar/later-decisions.js';
+import { laterDecisions } from './calendar/later-decisions.js';
 import { deviceDeletions } from './device/device-deletions.js';
 import { startReconciliation } from './device/start-reconciliation.js';
 import { startCommitListener } from './commit-listener.js';
@@ -33,14 +33,12 @@ export type RunningWorkers = {
  */
 /**
  * Places the checkpoints of the relays this configuration enables that have none yet (at the end
- * of the log: history is sent only on request), and of the calendar's later decisions (no booking
- * before them belongs to an event), before the process takes a write. Every process with the
- * configuration does so, api-only ones too: a write answered before the follower's first round
- * would otherwise fall before the place it starts from, and never be acted on.
+ * of the log: history is sent only on request), before the process takes a write. Every process
+ * with the configuration does so, api-only ones too: a write answered before the relay's first
+ * round would otherwise fall before the place it starts from, and never be sent.
  */
 export async function placeRelayCheckpoints(services: Services): Promise<void> {
   const { webhook, kafka } = services.config;
-  await placeCheckpoint(services, laterDecisionsCheckpoint);
   if (webhook.endpoint && webhook.secret) await placeCheckpoint(services, webhookRelay);
   if (kafka.brokers.length > 0) await placeCheckpoint(services, kafkaRelayCheckpoint);
 }

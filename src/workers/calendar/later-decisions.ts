@@ -7,11 +7,12 @@ import type { Processor } from '../processor.js';
 const decidingTypes = new Set(['BookingConfirmed', 'BookingCancelled', 'BookingMarkedNoShow']);
 
 /**
- * Where the processor stands in the log, and where it begins the first time: the end, placed
- * before the service takes a write (placeRelayCheckpoints), since no booking made before contract
- * §26 belongs to an event.
+ * Where the processor stands in the log, and where it begins the first time: the start. No booking
+ * made before contract §26 belongs to an event, so the first pass over older history acts on
+ * nothing (each event is passed by its type or its empty calendarUid), and beginning there needs
+ * no place taken before the first write: a process starts while the log's store is unreachable.
  */
-export const laterDecisionsCheckpoint = { name: 'calendar-later-decisions', firstPosition: 'log-end' } as const;
+export const laterDecisionsCheckpoint = { name: 'calendar-later-decisions', firstPosition: 'log-start' } as const;
 
 /**
  * The process manager's half of contract §26 "Decisions made later": a booking made by an
