@@ -63,12 +63,19 @@ module.exports = {
     },
     layer('commands', ['workers', 'api'], 'Command handlers are called by the API and the workers, never the reverse.'),
     {
-      name: 'placing-commands-share-placement-only',
+      name: 'command-folders-share-modules-only',
       severity: 'error',
       comment:
-        'The features that place or move bookings (booking, bundle, waitlist, approval) share what they need through commands/placement/ and import no other feature\'s folder.',
-      from: { path: '^src/commands/(booking|bundle|waitlist|approval)/' },
-      to: { path: '^src/commands/(booking|bundle|waitlist|approval)/', pathNot: '^src/commands/$1/' },
+        'A feature folder of commands imports no other feature\'s folder: what features share lives in a module of its own (placement/ for the placing features, records/ for the record kinds\' store), which imports no feature folder.',
+      from: { path: '^src/commands/([^/]+)/' },
+      to: { path: '^src/commands/[^/]+/', pathNot: ['^src/commands/$1/', '^src/commands/(placement|records)/'] },
+    },
+    {
+      name: 'shared-command-modules-import-no-feature',
+      severity: 'error',
+      comment: 'placement/ and records/ are shared by feature folders; they import none.',
+      from: { path: '^src/commands/(placement|records)/' },
+      to: { path: '^src/commands/[^/]+/', pathNot: '^src/commands/(placement|records)/' },
     },
     layer(
       'workers',

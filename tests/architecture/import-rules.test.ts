@@ -58,7 +58,9 @@ describe('import rules (npm run check:imports)', function () {
       ['projections-shape-no-http-answer', 'src/projections/read-model.ts', 'http'],
       ['commands-imports-down-only', 'src/commands/command.ts', 'src/workers/worker.ts'],
       ['commands-imports-down-only', 'src/commands/command.ts', 'src/open-event-store.ts'],
-      ['placing-commands-share-placement-only', 'src/commands/bundle/bundle.ts', 'src/commands/booking/book.ts'],
+      ['command-folders-share-modules-only', 'src/commands/bundle/bundle.ts', 'src/commands/booking/book.ts'],
+      ['command-folders-share-modules-only', 'src/commands/catalog/publish.ts', 'src/commands/booking/book.ts'],
+      ['shared-command-modules-import-no-feature', 'src/commands/records/store.ts', 'src/commands/booking/book.ts'],
       ['workers-imports-down-only', 'src/workers/worker.ts', 'src/api/router.ts'],
       ['workers-imports-down-only', 'src/workers/worker.ts', 'src/create-services.ts'],
       ['workers-imports-down-only', 'src/workers/worker.ts', 'src/open-event-store.ts'],
@@ -92,6 +94,7 @@ describe('import rules (npm run check:imports)', function () {
       ['src/api/router.ts', 'src/services.ts'],
       ['src/main.ts', 'src/server.ts'],
       ['src/commands/bundle/bundle.ts', 'src/commands/placement/shared.ts'],
+      ['src/commands/catalog/publish.ts', 'src/commands/records/store.ts'],
     ];
     for (const [from, to] of allowed) {
       it(`allows ${from} → ${to}`, () => {

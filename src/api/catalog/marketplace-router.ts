@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { locateRecord } from '../../commands/record/locate-record.js';
+import { locateRecord } from '../../commands/records/locate-record.js';
 import { parseListQuery, parseReadQuery } from '../../domain/record/parse-record-query.js';
 import { readScopeOf } from '../../domain/record/record-access.js';
 import { marketplaceKind } from '../../projections/record/catalog/marketplace-kind.js';

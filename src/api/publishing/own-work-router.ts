@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { listOwnWork } from '../../commands/publishing/list-own-work.js';
+import { listOwnWork } from '../../commands/catalog/list-own-work.js';
 import { parseListQuery } from '../../domain/record/parse-record-query.js';
 import type { RecordKind } from '../../domain/record/record-kind.js';
 import { ownApplicationKind, ownProjectKind } from '../../projections/record/catalog/own-work-kinds.js';

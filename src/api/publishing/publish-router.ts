@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
-import { loadPublishingPublisher } from '../../commands/publishing/load-publishing-publisher.js';
-import { publishApp } from '../../commands/publishing/publish-app.js';
+import { loadPublishingPublisher } from '../../commands/catalog/load-publishing-publisher.js';
+import { publishApp } from '../../commands/catalog/publish-app.js';
 import type { Services } from '../../services.js';
 import { enabledPublishing } from './enabled-publishing.js';
 import { ownWorkRouter } from './own-work-router.js';

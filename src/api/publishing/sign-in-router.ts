@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Router, type Request } from 'express';
 import { randomNonce, randomPKCECodeVerifier, randomState } from 'openid-client';
-import { signInPublisher } from '../../commands/publishing/sign-in-publisher.js';
+import { signInPublisher } from '../../commands/catalog/sign-in-publisher.js';
 import { invalidRequest, notFound } from '../../domain/domain-error.js';
 import type { OAuthProviderName } from '../../infra/oauth/oauth-provider.js';
 import { signInRefused } from '../../infra/oauth/sign-in-failure.js';

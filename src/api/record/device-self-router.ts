@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { updateDeviceSelf } from '../../commands/record/update-device-self.js';
+import { updateDeviceSelf } from '../../commands/device/update-device-self.js';
 import type { Services } from '../../services.js';
 
 /** PUT /device/v1/devices/self: a device replaces its own record with its API key, no user token. */

@@ -1,7 +1,7 @@
 import { Router } from 'express';
-import { devices } from '../../commands/record/device-records.js';
-import { issueDeviceApiKey } from '../../commands/record/issue-device-api-key.js';
-import { moveDevice } from '../../commands/record/move-device.js';
+import { devices } from '../../commands/device/device-records.js';
+import { issueDeviceApiKey } from '../../commands/device/issue-device-api-key.js';
+import { moveDevice } from '../../commands/device/move-device.js';
 import { exportQueryOf } from '../../domain/record/export-query.js';
 import { parseListQuery } from '../../domain/record/parse-record-query.js';
 import { scopeOf } from '../../domain/record/record-access.js';

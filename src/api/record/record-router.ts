@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import type { CommandContext } from '../../commands/command-context.js';
-import { changeRecord } from '../../commands/record/change-record.js';
-import { createRecords } from '../../commands/record/create-records.js';
-import { deleteRecord } from '../../commands/record/delete-record.js';
-import { locateRecord } from '../../commands/record/locate-record.js';
-import type { RecordKindConfig } from '../../commands/record/record-kind-config.js';
+import { changeRecord } from '../../commands/records/change-record.js';
+import { createRecords } from '../../commands/records/create-records.js';
+import { deleteRecord } from '../../commands/records/delete-record.js';
+import { locateRecord } from '../../commands/records/locate-record.js';
+import type { RecordKindConfig } from '../../commands/records/record-kind-config.js';
 import { forbidden, invalidRequest } from '../../domain/domain-error.js';
 import { parseListQuery, parseReadQuery } from '../../domain/record/parse-record-query.js';
 import { readScopeOf, scopeOf } from '../../domain/record/record-access.js';

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import { zones } from '../../commands/record/device-records.js';
+import { zones } from '../../commands/device/device-records.js';
 import type { Services } from '../../services.js';
 import { recordRouter } from './record-router.js';
 

@@ -4,7 +4,7 @@ import { applicationKind } from '../../projections/record/catalog/application-ki
 import { projectKind } from '../../projections/record/catalog/project-kind.js';
 import { publisherKind } from '../../projections/record/catalog/publisher-kind.js';
 import { purchaseKind } from '../../projections/record/catalog/purchase-kind.js';
-import type { RecordKindConfig } from '../record/record-kind-config.js';
+import type { RecordKindConfig } from '../records/record-kind-config.js';
 import { catalogRules } from './catalog-rules.js';
 
 export const publishers: RecordKindConfig = {

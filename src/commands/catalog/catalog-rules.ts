@@ -2,7 +2,7 @@ import { invalidRequest, recordConflict } from '../../domain/domain-error.js';
 import type { RecordJson, RecordKind } from '../../domain/record/record-kind.js';
 import type { Executor } from '../../infra/db/database.js';
 import { findRecordWith } from '../../projections/record/catalog/find-record-with.js';
-import type { RecordRules } from '../record/record-kind-config.js';
+import type { RecordRules } from '../records/record-kind-config.js';
 
 /** How catalog records hang together; the table's keys back every rule up. */
 export type CatalogRuleSpec = {

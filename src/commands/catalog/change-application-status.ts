@@ -5,7 +5,7 @@ import { decideApplicationStatus } from '../../domain/catalog/decide-application
 import { notFound } from '../../domain/domain-error.js';
 import type { RecordJson } from '../../domain/record/record-kind.js';
 import type { CommandContext } from '../command-context.js';
-import { writeRecord } from '../record/write-record.js';
+import { writeRecord } from '../records/write-record.js';
 import { applications } from './catalog-records.js';
 
 /** A reviewer's move of an application to another status: ApplicationStatusChanged on the application's stream. */

@@ -1,6 +1,6 @@
 import type { CommandContext } from '../../commands/command-context.js';
 import { deactivateResource } from '../../commands/resource/deactivate-resource.js';
-import { renameResource } from '../../commands/resource/rename-resource.js';
+import { renameResource } from '../../commands/device/rename-resource.js';
 import type { DeviceDirectory } from '../../infra/device-service/device-directory.js';
 import { saveZoneAncestry } from '../../infra/device-service/zone-ancestry.js';
 import { deviceRecordDeletedReason } from './device-deletions.js';

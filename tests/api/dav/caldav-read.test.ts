@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import ICAL from 'ical.js';
 import { completeBooking, markNoShow } from '../../../src/commands/booking/system-moves.js';
-import { renameResource } from '../../../src/commands/resource/rename-resource.js';
+import { renameResource } from '../../../src/commands/device/rename-resource.js';
 import { seedZone } from '../../support/device-records.js';
 import { mintToken } from '../../support/test-keys.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type pg from 'pg';
-import { renameResource } from '../../../src/commands/resource/rename-resource.js';
+import { renameResource } from '../../../src/commands/device/rename-resource.js';
 import { openSession } from '../../support/database-session.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 import { bookingBody, registerZone, setClock } from '../booking/booking-api.js';

@@ -5,7 +5,7 @@ import express from 'express';
 import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import type { CommandContext } from '../../../src/commands/command-context.js';
-import type { RecordKindConfig } from '../../../src/commands/record/record-kind-config.js';
+import type { RecordKindConfig } from '../../../src/commands/records/record-kind-config.js';
 import { httpErrorHandler } from '../../../src/api/http-error-handler.js';
 import { recordRouter } from '../../../src/api/record/record-router.js';
 import type { Principal } from '../../../src/domain/access/principal.js';

@@ -4,7 +4,7 @@ import { checkZoneParent, orderParentsFirst } from '../../domain/record/zone-hie
 import { selectExistingKeys } from '../../projections/record/select-records.js';
 import { zoneKind } from '../../projections/record/zone-kind.js';
 import { hasChildZones, lockZoneTree, zoneAndAncestors } from '../../projections/record/zone-tree-queries.js';
-import type { RecordRules } from './record-kind-config.js';
+import type { RecordRules } from '../records/record-kind-config.js';
 
 const asZone = (record: unknown) => record as ZoneRecord;
 

@@ -9,9 +9,9 @@ import { checkZipPackage } from '../../infra/publishing/check-zip-package.js';
 import type { EnabledPublishing } from '../../infra/publishing/publishing.js';
 import { findProjectForApp, isAppSubmitted, storeApplicationPackage } from '../../projections/record/catalog/publishing-queries.js';
 import { nextRecordId } from '../../projections/record/record-rows.js';
-import { applications } from '../catalog/catalog-records.js';
+import { applications } from './catalog-records.js';
 import type { CommandContext } from '../command-context.js';
-import { writeRecord } from '../record/write-record.js';
+import { writeRecord } from '../records/write-record.js';
 
 /**
  * Judges an upload (400 form, 415 package and images, then decidePublish: 403, 404, 403, 409),

@@ -4,7 +4,7 @@ import { validateRecordInput } from '../../domain/record/validate-record-input.j
 import { AuthenticationError } from '../../infra/auth/principal-from-claims.js';
 import { apiKeyHashOf, findDeviceByApiKeyHash } from '../../projections/record/device-api-keys.js';
 import type { CommandContext } from '../command-context.js';
-import { writeChange } from './change-record.js';
+import { writeChange } from '../records/change-record.js';
 import { devices } from './device-records.js';
 
 /** A device replaces its own record, authenticated by its API key instead of a user token. */

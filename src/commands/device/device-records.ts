@@ -2,8 +2,8 @@ import { deviceRecordAccess } from '../../domain/record/record-access.js';
 import type { ResourceType } from '../../domain/resource/resource.js';
 import { deviceKind } from '../../projections/record/device-kind.js';
 import { zoneKind } from '../../projections/record/zone-kind.js';
-import { renameRegistration } from '../resource/rename-resource.js';
-import type { RecordKindConfig, RecordRules } from './record-kind-config.js';
+import { renameRegistration } from './rename-resource.js';
+import type { RecordKindConfig, RecordRules } from '../records/record-kind-config.js';
 import { zoneRules } from './zone-rules.js';
 
 /**

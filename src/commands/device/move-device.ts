@@ -6,8 +6,8 @@ import { moveDeviceApiKey } from '../../projections/record/device-api-keys.js';
 import { deviceKind } from '../../projections/record/device-kind.js';
 import type { CommandContext } from '../command-context.js';
 import { devices } from './device-records.js';
-import { locateRecord } from './locate-record.js';
-import { writeRecord } from './write-record.js';
+import { locateRecord } from '../records/locate-record.js';
+import { writeRecord } from '../records/write-record.js';
 
 /**
  * Moves a device to another workspace (LV1 only): created there first, then deleted here, so an

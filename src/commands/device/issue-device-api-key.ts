@@ -6,7 +6,7 @@ import { recordKeyOf } from '../../domain/record/record-kind.js';
 import { apiKeyHashOf, storeDeviceApiKeyHash } from '../../projections/record/device-api-keys.js';
 import type { CommandContext } from '../command-context.js';
 import { devices } from './device-records.js';
-import { locateRecord } from './locate-record.js';
+import { locateRecord } from '../records/locate-record.js';
 
 /** A new key for the device (replacing any earlier one); only its hash is kept, the key is answered once. */
 export async function issueDeviceApiKey(ctx: CommandContext, actor: Principal, scope: RecordScope, id: string): Promise<{ apiKey: string }> {

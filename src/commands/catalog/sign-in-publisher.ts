@@ -3,9 +3,9 @@ import type { OAuthProviderName, ProviderIdentity } from '../../infra/oauth/oaut
 import { publisherTokenLifetimeSeconds, type PublisherTokens } from '../../infra/publishing/publisher-tokens.js';
 import { findPublisherByEmail, linkPublisherIdentity, type PublisherRow } from '../../projections/record/catalog/publishing-queries.js';
 import { nextRecordId } from '../../projections/record/record-rows.js';
-import { publishers } from '../catalog/catalog-records.js';
+import { publishers } from './catalog-records.js';
 import type { CommandContext } from '../command-context.js';
-import { writeRecord } from '../record/write-record.js';
+import { writeRecord } from '../records/write-record.js';
 
 /** The answer of a sign-in callback (contract §11). */
 export type PublisherSignIn = { accessToken: string; tokenType: 'Bearer'; expiresIn: number };
