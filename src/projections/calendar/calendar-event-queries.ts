@@ -1,5 +1,5 @@
 import type { Temporal } from 'temporal-polyfill';
-import type { CalendarEventKey, RoomAnswer } from '../../domain/calendar/invitation/calendar-event-events.js';
+import type { CalendarEventKey, CalendarEventStored, RoomAnswer } from '../../domain/calendar/invitation/calendar-event-events.js';
 import type { Executor } from '../../infra/db/database.js';
 import { isUuid } from '../../domain/uuid.js';
 
@@ -7,14 +7,7 @@ import { isUuid } from '../../domain/uuid.js';
 export type CalendarOwner = Pick<CalendarEventKey, 'workspace' | 'owner'>;
 
 /** An organizer's event as last stored (contract §26), with its key. */
-export type StoredCalendarEvent = CalendarEventKey & {
-  uid: string;
-  organizerEmail: string;
-  sourceText: string;
-  sourceHash: string;
-  text: string;
-  scheduleTag: string;
-  rooms: RoomAnswer[];
+export type StoredCalendarEvent = Omit<CalendarEventStored['data'], 'at' | 'by'> & {
   /** The GET answer's ETag, quoted, as If-Match sends it. */
   etag: string;
 };
