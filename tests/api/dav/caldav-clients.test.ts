@@ -64,6 +64,21 @@ describe('CalDAV clients: python3-caldav and tsdav (contract §25, §26)', funct
       expect(next.removed).to.deep.equal([`${calendar}${ids[1]}.ics`]);
       ids.splice(1, 1, created);
     });
+
+    it("asks a room's free/busy by free-busy-query, and two rooms' by the outbox: BUSY exactly where REST's schedule holds a booking", async () => {
+      const other = await registerZone(server, 'room-clients-2');
+      const schedule = await server.request('GET', `/booking/v1/resources/${room}/schedule?from=2027-03-01T00:00:00Z&to=2027-04-01T00:00:00Z`, { token });
+      expect(schedule.status).to.equal(200);
+      const compact = (instant: string) => new Date(instant).toISOString().replace(/[-:]|\.\d{3}/g, '');
+      const busy = (schedule.body.bookings as { startTime: string; endTime: string }[]).map((b) => ['BUSY', `${compact(b.startTime)}/${compact(b.endTime)}`]).sort();
+      expect(busy).to.have.length.above(0);
+      const answer = await python('freebusy', other);
+      expect([...answer.query].sort()).to.deep.equal(busy);
+      expect(answer.outbox).to.deep.equal({
+        [`mailto:${room}@resources.invalid`]: { status: '2.0;Success', busy },
+        [`mailto:${other}@resources.invalid`]: { status: '2.0;Success', busy: [] },
+      });
+    });
   });
 
   describe('python3-caldav scheduling (contract §26)', () => {
