@@ -69,9 +69,9 @@ async function againstRest(
 const ratios = (rest: Measurement, invite: Measurement) => ({ p95: invite.p95 / rest.p95, throughput: rest.perSecond / invite.perSecond });
 
 /**
- * Issue 38: an invitation of one room (a PUT of a new event, contract §26) costs at most 2 × a REST
- * create, at p95 and in throughput. Invitations at free half-hours spread over the 200 resources as
- * the create workload's creates are, against those creates, in turns. Report only.
+ * The invitations' target: an invitation of one room (a PUT of a new event, contract §26) costs
+ * at most 2 × a REST create, at p95 and in throughput. Invitations at free half-hours spread over
+ * the 200 resources as the create workload's creates are, against those creates, in turns. Report only.
  */
 export const davInvite: Workload = {
   name: 'dav-invite',
@@ -100,9 +100,9 @@ export const davInvite: Workload = {
 };
 
 /**
- * Issue 38: an invitation of one room to a weekly ×20 series (RRULE, UTC) p95 < 500 ms, beside
- * the same series created through REST (POST /bookings/bulk), in turns; each run's series start in
- * their own 140 days (the series span 133). Report only.
+ * The invitations' target: an invitation of one room to a weekly ×20 series (RRULE, UTC) p95 <
+ * 500 ms, beside the same series created through REST (POST /bookings/bulk), in turns; each run's
+ * series start in their own 140 days (the series span 133). Report only.
  */
 export const davInviteSeries: Workload = {
   name: 'dav-invite-series',
