@@ -54,7 +54,7 @@ async function bookedCheck(ctx: BenchContext, m: Measurement, uids: string[], pe
     if (/^ATTENDEE[^\r\n]*PARTSTAT=ACCEPTED/im.test(text.replace(/\r\n[ \t]/g, ''))) accepted += 1;
   }
   const ok = booked >= answered(m) && booked <= answered(m) + rounds * ctx.connections && accepted === 10;
-  return { text: `${answered(m)} answered 201, ${booked} events booked their room${perInvitation > 1 ? ` (${perInvitation} occurrences each)` : ''}, the first 10 read back ${accepted === 10 ? 'ACCEPTED' : `ACCEPTED only ${accepted}`}`, ok };
+  return { text: `${ok ? '' : 'CHECK FAILED: '}${answered(m)} answered 201, ${booked} events booked their room${perInvitation > 1 ? ` (${perInvitation} occurrences each)` : ''}, the first 10 read back ${accepted === 10 ? 'ACCEPTED' : `ACCEPTED only ${accepted}`}`, ok };
 }
 
 /** The REST side and the invitation side, in turns (rest, invite, rest, invite), each round on fresh slots. */
