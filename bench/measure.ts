@@ -17,8 +17,8 @@ export type Measurement = {
 
 export type Scenario = {
   name: string;
-  /** REPORT (WebDAV) only through httpDroppingBodies (undici): autocannon refuses methods it does not know. */
-  method: 'GET' | 'POST' | 'REPORT';
+  /** REPORT (WebDAV) only through httpDroppingBodies (undici): autocannon refuses methods it does not know. PUT (a CalDAV write) through `http`. */
+  method: 'GET' | 'POST' | 'PUT' | 'REPORT';
   /** Called for every request: its path, and its body (a string sent as it is, anything else as JSON; its content-type in `headers`). */
   next: () => { path: string; body?: unknown };
   expect: number;

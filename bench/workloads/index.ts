@@ -7,6 +7,7 @@ import { create, createContended } from './create.js';
 import { createWithRules } from './create-with-rules.js';
 import { createOnPart } from './create-on-part.js';
 import { davFreeBusy, davMonth, davSync } from './dav.js';
+import { davInvite, davInviteSeries } from './dav-invite.js';
 import { freeResources } from './free-resources.js';
 import { freeResourcesSeries } from './free-resources-series.js';
 import { freeSlots } from './free-slots.js';
@@ -17,6 +18,7 @@ import { readOne } from './read-one.js';
 import { replicaReads } from './replica-reads.js';
 import { scheduleAfresh, scheduleUnchanged } from './schedule.js';
 import { statementsPerCreate } from './statements-per-create.js';
+import { statementsPerInvite } from './statements-per-invite.js';
 import { tracingCost } from './tracing-cost.js';
 import { utilization } from './utilization.js';
 import { waitlistCancel } from './waitlist-cancel.js';
@@ -26,4 +28,4 @@ import { waitlistCancel } from './waitlist-cancel.js';
  * raw-append stays last: emmett's driver (dumbo) sets pg's bigint parser to BigInt for the whole
  * process, which the bench's own seeding through this service's store does not expect.
  */
-export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, calendarFeedUnchanged, davSync, davMonth, davFreeBusy, freeSlots, statementsPerCreate, asOfSchedule, utilization, archivedHistory, tracingCost, createWithRules, poolCreate, poolSlots, bundleCreate, createOnPart, freeResources, freeResourcesSeries, replicaReads, waitlistCancel, rawAppend];
+export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, calendarFeedUnchanged, davSync, davMonth, davFreeBusy, davInvite, davInviteSeries, freeSlots, statementsPerCreate, statementsPerInvite, asOfSchedule, utilization, archivedHistory, tracingCost, createWithRules, poolCreate, poolSlots, bundleCreate, createOnPart, freeResources, freeResourcesSeries, replicaReads, waitlistCancel, rawAppend];
