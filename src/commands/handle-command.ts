@@ -130,7 +130,9 @@ async function loadStreamsState<State>(spec: StreamsLoad<State>, db: Executor): 
 /** The streams' revisions, then the state, read on the pool; or both in one statement. */
 async function revisionsAndState<State>(ctx: CommandContext, spec: StreamsLoad<State>, streamIds: readonly string[]) {
   if ('loadWithRevisions' in spec && !ctx.eventStore.projectsAfterCommit) return spec.loadWithRevisions(ctx.db);
-  const revisions = new Map(await Promise.all(streamIds.map(async (id) => [id, await ctx.eventStore.readStreamRevision(id)] as const)));
+  const revisions = ctx.eventStore.readStreamRevisions
+    ? await ctx.eventStore.readStreamRevisions(streamIds)
+    : new Map(await Promise.all(streamIds.map(async (id) => [id, await ctx.eventStore.readStreamRevision(id)] as const)));
   return { revisions, state: await loadStreamsState(spec, ctx.db) };
 }
 

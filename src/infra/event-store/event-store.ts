@@ -42,12 +42,13 @@ export type InlineProjection<Trx> = {
    */
   setBased?: true;
   /**
-   * The event applied by SQL alone, from its type and data (no revision nor position): statements
-   * the store may run inside its append statement, one round trip for all. They must write what
-   * `apply` writes, read nothing another projection writes for the same event, and write no row
-   * twice. Undefined: this event needs `apply`.
+   * The event applied by SQL alone, from its id, type and data: statements the store may run inside
+   * its append statement, one round trip for all. The revision the append gives the event is read
+   * in SQL by `appendedRevision` with its id (its position, never). They must write what `apply`
+   * writes, read nothing another projection writes for the same event, and write no row twice.
+   * Undefined: this event needs `apply`.
    */
-  sqlOf?: (event: EventOf) => BoundSql[] | undefined;
+  sqlOf?: (event: EventOf & { id: string }) => BoundSql[] | undefined;
   /**
    * The key of the rows `sqlOf` writes for the event (a booking's id, an entry's): events with
    * distinct keys write distinct rows and none reads another's, so several of them go in one
@@ -93,6 +94,8 @@ export type EventStore<Trx = unknown> = {
    * models follow the log (`projectsAfterCommit`), it answers once they have passed that event.
    */
   readStreamRevision(streamId: string): Promise<number | null>;
+  /** readStreamRevision of several streams in one read, where the store has one (not while the read models follow the log). */
+  readStreamRevisions?(streamIds: readonly string[]): Promise<Map<string, number | null>>;
   /** The stream's last event, or null when the stream does not exist. */
   readLastEvent(streamId: string): Promise<RecordedEvent | null>;
   /**

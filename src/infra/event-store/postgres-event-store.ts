@@ -98,6 +98,16 @@ function claimStatement(kind: ExpectedKind, p: Holes<AppendArgs>) {
   }
 }
 
+/**
+ * The stream revision an append statement gives the event of this id (a hole of a projection's
+ * statement holding its id): what `sqlOf` writes where `apply` writes the recorded revision. Null
+ * when the stream's claim failed, and then the statement writes nothing.
+ */
+export const appendedRevision = (eventId: unknown): RawBuilder<number> => sql<number>`(select appended.stream_revision from appended where appended.event_id = ${eventId}::uuid)`;
+
+/** The events with the ids they will have: a projection's statements beside the append name them (appendedRevision). */
+const withIds = (events: readonly NewEvent[]): (NewEvent & { id: string })[] => events.map((e) => (e.id ? (e as NewEvent & { id: string }) : { ...e, id: randomUUID() }));
+
 /** The `j`th stream's claim and hash chain, and its events as rows to insert (null revisions when the claim failed). */
 function streamParts(kind: ExpectedKind, j: number) {
   const p = streamHoles(j);
@@ -129,14 +139,15 @@ function appendStatement(kinds: readonly ExpectedKind[], projections: RawBuilder
   const streams = kinds.map((kind, j) => streamParts(kind, j));
   const beside = projections.map((statement, i) => sql`, ${sql.raw(`projection${i}`)} as (${statement})`).reverse();
   return sql`
-    with ${sql.join(streams.map((s) => s.ctes))}
+    with ${sql.join(streams.map((s) => s.ctes))},
+    appended as materialized (${sql.join(
+      streams.map((s) => s.rows),
+      sql` union all `,
+    )})
     ${sql.join(beside, sql``)}
     insert into events (event_id, stream_id, stream_revision, event_type, data, metadata, hash)
     select event_id, stream_id, stream_revision, event_type, data, metadata, hash
-    from (${sql.join(
-      streams.map((s) => s.rows),
-      sql` union all `,
-    )}) as appended
+    from appended
     order by stream_ordinal, ordinal
     returning ${sql.raw(returnedColumns)}`;
 }
@@ -165,7 +176,7 @@ function appendArgs({ streamId, events, expectedRevision }: StreamAppend): Appen
     expected: typeof expectedRevision === 'number' ? expectedRevision : null,
     chainTypes: events.map((e) => JSON.stringify(e.type)),
     chainDatas: datas.map((d) => canonicalJson(JSON.parse(d))),
-    ids: events.map((e) => e.id ?? randomUUID()),
+    ids: withIds(events).map((e) => e.id),
     types: events.map((e) => e.type),
     datas,
     // The trace of the request writing the events travels with them to Kafka and the webhook (contract §18).
@@ -201,7 +212,7 @@ const maxEventsBeside = 32;
  * transaction): for an event it has no statements for, or for several events it cannot tell
  * write distinct rows (sqlKeyOf), which one statement cannot write one after the other.
  */
-function statementsBeside(projections: readonly InlineProjection<Transaction<DB>>[], events: readonly NewEvent[], options: AppendOptions<Transaction<DB>>): BoundSql[] | undefined {
+function statementsBeside(projections: readonly InlineProjection<Transaction<DB>>[], events: readonly (NewEvent & { id: string })[], options: AppendOptions<Transaction<DB>>): BoundSql[] | undefined {
   if (options.inTransaction || events.length > maxEventsBeside) return undefined;
   const bound: BoundSql[] = [];
   for (const projection of projections) {
@@ -233,10 +244,11 @@ async function appendInTransaction(
   trx: Transaction<DB>,
   projections: readonly InlineProjection<Transaction<DB>>[],
   streamId: string,
-  events: NewEvent[],
+  given: NewEvent[],
   expected: ExpectedRevision,
   options: AppendOptions<Transaction<DB>>,
 ): Promise<AppendResult | null> {
+  const events = withIds(given);
   const beside = statementsBeside(projections, events, options);
   const rows = await appendEvents(trx, [{ streamId, events, expectedRevision: expected }], beside);
   if (!rows) return null;
@@ -273,8 +285,9 @@ export type PostgresEventStoreOptions = { projections: readonly InlineProjection
 
 export function createPostgresEventStore(db: Database, { projections, turns = true }: PostgresEventStoreOptions): EventStore<Transaction<DB>> {
   const store: EventStore<Transaction<DB>> = {
-    async appendToStream(streamId, events: NewEvent[], expectedRevision, options = {}) {
-      if (events.length === 0) throw new Error('appendToStream needs at least one event');
+    async appendToStream(streamId, given: NewEvent[], expectedRevision, options = {}) {
+      if (given.length === 0) throw new Error('appendToStream needs at least one event');
+      const events = withIds(given);
       const refused = async () => new WrongExpectedRevisionError(streamId, expectedRevision, await currentRevision(db, streamId));
       const beside = statementsBeside(projections, events, options);
       if (beside) {
@@ -314,8 +327,9 @@ export function createPostgresEventStore(db: Database, { projections, turns = tr
         }),
       );
     },
-    async appendToStreams(appends) {
-      if (appends.length === 0 || appends.some((a) => a.events.length === 0)) throw new Error('an append needs at least one event');
+    async appendToStreams(given) {
+      if (given.length === 0 || given.some((a) => a.events.length === 0)) throw new Error('an append needs at least one event');
+      const appends = given.map((a) => ({ ...a, events: withIds(a.events) }));
       const beside = statementsBeside(projections, appends.flatMap((a) => a.events), {});
       if (!beside) {
         return store.appendInOneTransaction!(async (_trx, append) => {
@@ -375,6 +389,12 @@ export function createPostgresEventStore(db: Database, { projections, turns = tr
 
     readStreamRevision(streamId) {
       return currentRevision(db, streamId);
+    },
+
+    async readStreamRevisions(streamIds) {
+      const rows = streamIds.length === 0 ? [] : await db.selectFrom('streams').select(['stream_id', 'stream_revision']).where('stream_id', 'in', [...streamIds]).execute();
+      const found = new Map(rows.map((row) => [row.stream_id, row.stream_revision]));
+      return new Map(streamIds.map((id) => [id, found.get(id) ?? null]));
     },
 
     async readLastEvent(streamId) {

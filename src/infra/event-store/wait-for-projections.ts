@@ -45,6 +45,8 @@ export function waitingForProjections(store: EventStore<Transaction<DB>>, progre
     inTurn: undefined,
     // Offered only where the read models are written in the append: several streams go through appendInOneTransaction here.
     appendToStreams: undefined,
+    // Each revision is answered once the read models have passed it: readStreamRevision below, stream by stream.
+    readStreamRevisions: undefined,
     async appendToStream(streamId, events, expectedRevision, options = {}) {
       const readLogHead = store.readLogHead?.bind(store);
       const inTransaction = options.inTransaction && readLogHead ? onCurrentReadModels(readLogHead, options.inTransaction) : options.inTransaction;
