@@ -16,7 +16,7 @@ import { replyText } from '../../domain/calendar/invitation/reply-text.js';
 import { storedEventText } from '../../domain/calendar/invitation/stored-event-text.js';
 import type { WaitlistEvent } from '../../domain/waitlist/waitlist-events.js';
 import type { Executor } from '../../infra/db/database.js';
-import { findCalendarEvent, findCalendarEventNameOfUid, type StoredCalendarEvent } from '../../projections/calendar/calendar-event-queries.js';
+import { findCalendarEvent, findCalendarEventAndUidHolder, type StoredCalendarEvent } from '../../projections/calendar/calendar-event-queries.js';
 import type { CommandContext } from '../command-context.js';
 import { calendarEventStreamId } from './calendar-event-stream.js';
 import { handleCommandOnStreams, type AppendFailure, type StreamEvents } from '../handle-command.js';
@@ -111,9 +111,8 @@ export async function writeCalendarEvent(ctx: CommandContext, actor: Principal, 
   let created = false;
 
   const load = async (db: Executor): Promise<EventWriteState> => {
-    const stored = await findCalendarEvent(db, key);
+    const { stored, uidHolder } = invitation ? await findCalendarEventAndUidHolder(db, key, invitation.uid) : { stored: await findCalendarEvent(db, key), uidHolder: null };
     if (roomStreamIds(named, stored?.rooms ?? []).some((id) => !chosen.has(id))) throw new RoomsMovedOn();
-    const uidHolder = invitation ? await findCalendarEventNameOfUid(db, key, invitation.uid) : null;
     if (write.kind === 'put' && stored?.sourceHash === sourceHash) return { stored, uidHolder, rooms: [] };
     const previous = stored ? parseInvitation(stored.sourceText) : null;
     const asked = { invitation, named, previous, previousAnswers: stored?.rooms ?? [], title: invitation ? titleOf(invitation) : '' };

@@ -1,6 +1,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import type { CalendarEventKey, CalendarEventStored, RoomAnswer } from '../../domain/calendar/invitation/calendar-event-events.js';
 import type { Executor } from '../../infra/db/database.js';
+import type { CalendarEventRow } from '../../infra/db/tables/calendar-events.table.js';
 import { isUuid } from '../../domain/uuid.js';
 
 /** Whose calendar: the organizer's workspace and `sub`. */
@@ -15,18 +16,28 @@ export type StoredCalendarEvent = Omit<CalendarEventStored['data'], 'at' | 'by'>
 /** How long a REPLY stays in the inbox (contract §26). */
 export const inboxDays = 30;
 
+const storedColumns = ['name', 'uid', 'organizer_email', 'source_text', 'source_hash', 'text', 'schedule_tag', 'rooms', 'etag'] as const;
+
+const liveEventsOf = (db: Executor, { workspace, owner }: CalendarOwner) =>
+  db.selectFrom('calendar_events').select(storedColumns).where('workspace', '=', workspace).where('owner', '=', owner).where('removed', '=', false);
+
+function storedEventOf({ workspace, owner }: CalendarOwner, row: Pick<CalendarEventRow, (typeof storedColumns)[number]>): StoredCalendarEvent {
+  return { workspace, owner, name: row.name, uid: row.uid, organizerEmail: row.organizer_email, sourceText: row.source_text, sourceHash: row.source_hash, text: row.text, scheduleTag: row.schedule_tag, rooms: row.rooms as RoomAnswer[], etag: row.etag };
+}
+
 /** The event stored under `key`; null when there is none or it was deleted. */
-export async function findCalendarEvent(db: Executor, { workspace, owner, name }: CalendarEventKey): Promise<StoredCalendarEvent | null> {
-  const row = await db
-    .selectFrom('calendar_events')
-    .select(['uid', 'organizer_email', 'source_text', 'source_hash', 'text', 'schedule_tag', 'rooms', 'etag'])
-    .where('workspace', '=', workspace)
-    .where('owner', '=', owner)
-    .where('name', '=', name)
-    .where('removed', '=', false)
-    .executeTakeFirst();
-  if (!row) return null;
-  return { workspace, owner, name, uid: row.uid, organizerEmail: row.organizer_email, sourceText: row.source_text, sourceHash: row.source_hash, text: row.text, scheduleTag: row.schedule_tag, rooms: row.rooms as RoomAnswer[], etag: row.etag };
+export async function findCalendarEvent(db: Executor, key: CalendarEventKey): Promise<StoredCalendarEvent | null> {
+  const row = await liveEventsOf(db, key).where('name', '=', key.name).executeTakeFirst();
+  return row ? storedEventOf(key, row) : null;
+}
+
+/** findCalendarEvent and findCalendarEventNameOfUid in one read: the event under `key`, and the name of the live event holding `uid`. */
+export async function findCalendarEventAndUidHolder(db: Executor, key: CalendarEventKey, uid: string): Promise<{ stored: StoredCalendarEvent | null; uidHolder: string | null }> {
+  const rows = await liveEventsOf(db, key)
+    .where((eb) => eb.or([eb('name', '=', key.name), eb('uid', '=', uid)]))
+    .execute();
+  const stored = rows.find((row) => row.name === key.name);
+  return { stored: stored ? storedEventOf(key, stored) : null, uidHolder: rows.find((row) => row.uid === uid)?.name ?? null };
 }
 
 /** The name of the organizer's live event with this UID, if any. */
