@@ -173,6 +173,19 @@ describe('quotas and invitations (contract §26, §17)', function () {
       expect(await heldHours(o.sub, [b.id], '2027-04-')).to.equal(0);
     });
 
+    it('a room swapped for another at the same times: the room leaving the event frees the quota the new one takes → ACCEPTED', async () => {
+      const [a, b] = await twoRooms(2);
+      const o = organizer();
+      const uid = randomUUID();
+      const at = o.path();
+      await o.put(at, { uid, start: day(18, 9), end: day(18, 11), rooms: [a] });
+      const left = (await o.rooms(at))[0]!.bookingId!;
+      await o.put(at, { uid, start: day(18, 9), end: day(18, 11), rooms: [b] });
+      expect((await o.rooms(at)).map((x) => [x.address, x.partstat])).to.deep.equal([[roomAddress(b.id), 'ACCEPTED']]);
+      expect((await booking(left)).status).to.equal('cancelled');
+      expect(await heldHours(o.sub, [a.id, b.id], '2027-04-18')).to.equal(2);
+    });
+
     it('in the event’s order, as REST commands one after the other: a room added before a room whose move frees the quota sees it at its old times (DECLINED); added after it, ACCEPTED', async () => {
       for (const [day_, order, partstats] of [
         [16, 'added first', ['DECLINED', 'ACCEPTED']],
