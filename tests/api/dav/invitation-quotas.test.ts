@@ -186,6 +186,20 @@ describe('quotas and invitations (contract §26, §17)', function () {
       expect(await heldHours(o.sub, [a.id, b.id], '2027-04-18')).to.equal(2);
     });
 
+    it('a single event made recurring at the same times: the room’s booking it replaces no longer counts → the series ACCEPTED', async () => {
+      const [a] = await twoRooms(2);
+      const o = organizer();
+      const uid = randomUUID();
+      const at = o.path();
+      await o.put(at, { uid, start: day(20, 9), end: day(20, 11), rooms: [a] });
+      const single = (await o.rooms(at))[0]!.bookingId!;
+      const text = eventText({ uid, start: day(20, 9), end: day(20, 11), organizer: `mailto:${o.sub}@example.com`, attendees: [roomAddress(a.id)], extra: ['RRULE:FREQ=WEEKLY;COUNT=2'] });
+      expect((await putEvent(server, o.token, at, text)).status).to.equal(204);
+      expect((await o.rooms(at))[0]!.partstat).to.equal('ACCEPTED');
+      expect((await booking(single)).status).to.equal('cancelled');
+      expect(await heldHours(o.sub, [a.id], '2027-04-20')).to.equal(2);
+    });
+
     it('in the event’s order, as REST commands one after the other: a room added before a room whose move frees the quota sees it at its old times (DECLINED); added after it, ACCEPTED', async () => {
       for (const [day_, order, partstats] of [
         [16, 'added first', ['DECLINED', 'ACCEPTED']],
