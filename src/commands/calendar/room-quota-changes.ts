@@ -45,12 +45,14 @@ export function countedLedger(booker: string) {
   return {
     record(room: RoomCase, decision: { events: { events: readonly { type: string; data: unknown }[] } | null }): void {
       const held = heldBefore(room);
+      const changed = (decision.events?.events ?? []).filter(isBookingEvent).filter((event) => event.data.booking.bookerProfileId === booker);
+      // Only what its events changed: a booking it left as it was (one already completed) still counts where it stands.
+      const touched = new Set(changed.map((event) => event.data.booking.id));
       for (const booking of held.bookings) {
-        const counted = countedOf(booking, held.resource);
-        if (counted && booking.bookerProfileId === booker && !before.has(booking.id)) before.set(booking.id, counted);
+        const counted = touched.has(booking.id) ? countedOf(booking, held.resource) : null;
+        if (counted && !before.has(booking.id)) before.set(booking.id, counted);
       }
-      for (const event of decision.events?.events ?? []) {
-        if (!isBookingEvent(event) || event.data.booking.bookerProfileId !== booker) continue;
+      for (const event of changed) {
         const counted = countedOf(event.data.booking, held.resource);
         if (counted) after.set(counted.id, counted);
         else after.delete(event.data.booking.id);
