@@ -78,6 +78,8 @@ function bookingEventBody(event: { type: string; data: Record<string, unknown> }
       recurrenceParentId: booking.recurrenceParentId,
       // Events written before bundles carry none: the booking is in none.
       bundleId: booking.bundleId,
+      // Events written before invitations carry none: no calendar event booked it (contract §26).
+      calendarUid: booking.calendarUid,
       // Events written before pools carry none: the booking took one unit (contract §21).
       units: booking.units,
       ...extrasOf(event),

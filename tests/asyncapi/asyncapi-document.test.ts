@@ -24,7 +24,7 @@ describe('The AsyncAPI description of the event stream', () => {
       id: '3f1f5a52-7d4b-4f2e-9a57-0b1c2d3e4f50', bookableResourceId: '5a1f5a52-7d4b-4f2e-9a57-0b1c2d3e4f51',
       resourceId: 'zone-1', resourceType: 'zone', bookerEmail: null, bookerProfileId: 'user-1', createdBy: 'assistant-1',
       startTime: '2026-12-01T09:00:00Z', endTime: '2026-12-01T10:00:00Z', status: 'confirmed', title: 'Sync',
-      workspace: '6f1c2f4e-8a4b-4c1e-9a57-3b2f0e1d9c11', isSeriesParent: false, bundleId: null, units: 1,
+      workspace: '6f1c2f4e-8a4b-4c1e-9a57-3b2f0e1d9c11', isSeriesParent: false, bundleId: null, calendarUid: null, units: 1,
     };
     const envelope = { id: '7e1f5a52-7d4b-4f2e-9a57-0b1c2d3e4f52', event: 'booking.create', timestamp: '2026-11-22T10:00:00Z', workspace: booking.workspace, position: 7, data: booking };
     assertPublishedEvent(envelope);

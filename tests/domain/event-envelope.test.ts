@@ -28,7 +28,7 @@ function recorded(event: BookingEvent | { type: string; data: Record<string, unk
 describe('event envelopes (contract §8)', () => {
   const booking = sampleBooking();
   // The base set of contract §8 and §14, status aside (it is the booking's after each event).
-  const baseFields = ['id', 'bookableResourceId', 'resourceId', 'resourceType', 'bookerEmail', 'bookerProfileId', 'createdBy', 'startTime', 'endTime', 'title', 'workspace', 'isSeriesParent', 'recurrenceParentId', 'bundleId', 'units'] as const;
+  const baseFields = ['id', 'bookableResourceId', 'resourceId', 'resourceType', 'bookerEmail', 'bookerProfileId', 'createdBy', 'startTime', 'endTime', 'title', 'workspace', 'isSeriesParent', 'recurrenceParentId', 'bundleId', 'calendarUid', 'units'] as const;
   const base = Object.fromEntries(baseFields.map((field) => [field, booking[field]]));
   const envelopeOf = (event: BookingEvent) => toEventEnvelope(recorded(event))!;
 

@@ -12,13 +12,12 @@ import { decideRescheduleBooking } from '../../domain/booking/decide-reschedule-
 import type { RoomAnswer } from '../../domain/calendar/invitation/calendar-event-events.js';
 import { acceptedAnswer, roomAnswerOfRefusal } from '../../domain/calendar/invitation/request-status.js';
 import { DomainError, notFound } from '../../domain/domain-error.js';
-import { quotaMatches } from '../../domain/quota/quota.js';
-import { amountOf } from '../../domain/quota/quota-usage.js';
 import { resourceStreamId, type Resource } from '../../domain/resource/resource.js';
 import { promoteWaiters, type Waiter } from '../../domain/waitlist/promote-waiters.js';
 import type { WaitlistEvent } from '../../domain/waitlist/waitlist-events.js';
 import type { StreamEvents } from '../handle-command.js';
 import type { RoomCase, RoomTimes } from './calendar-room-cases.js';
+import { countedLedger, withChanges } from './room-quota-changes.js';
 
 /** What every room of one write shares: the event's UID and title, who writes it, when. */
 export type RoomDecisionContext = { uid: string; title: string; actor: Principal; now: Temporal.Instant; newId: () => string };
@@ -114,24 +113,15 @@ export function decideRoom(room: RoomCase, ctx: RoomDecisionContext): RoomDecisi
 }
 
 /**
- * A create's case with the rooms this write booked before it counted in its quota usage: they are
- * the same booker's, so together they may not pass a quota that one alone would (as a bundle's items).
+ * Every room decided on its own, in the event's order, as the REST commands would be one after
+ * the other: each judged on its state with the steps before it counted in the booker's quotas (a
+ * room booked or moved counted at its new times, one cancelled not at all); the events grouped by stream.
  */
-function withEarlierRooms(room: RoomCase, booked: readonly { resource: Resource; times: RoomTimes }[]): RoomCase {
-  if (room.kind !== 'create' || booked.length === 0 || room.state.quotas.length === 0) return room;
-  const quotas = room.state.quotas.map((quota) => ({
-    ...quota,
-    used: quota.used + booked.filter((b) => quotaMatches(quota, b.resource)).reduce((sum, b) => sum + amountOf(quota.unit, b.times.start, b.times.end), 0),
-  }));
-  return { ...room, state: { ...room.state, quotas } };
-}
-
-/** Every room decided on its own (in the event's order, each create counting the rooms booked before it in its quotas); the events grouped by stream. */
 export function decideRooms(rooms: readonly RoomCase[], ctx: RoomDecisionContext): { decisions: RoomDecision[]; streams: StreamEvents<BookingEvent | WaitlistEvent>[] } {
-  const booked: { resource: Resource; times: RoomTimes }[] = [];
+  const ledger = countedLedger(ctx.actor.sub);
   const decisions = rooms.map((room) => {
-    const decision = decideRoom(withEarlierRooms(room, booked), ctx);
-    if (room.kind === 'create' && decision.events) booked.push({ resource: room.resource, times: room.times });
+    const decision = decideRoom(withChanges(room, ledger.changes()), ctx);
+    ledger.record(room, decision);
     return decision;
   });
   const byStream = new Map<string, (BookingEvent | WaitlistEvent)[]>();

@@ -155,16 +155,18 @@ export async function loadRoomCases(ctx: CommandContext, db: Executor, actor: Pr
     return [...replacing, { kind: 'create', address: room.address, resource, times, replaced }];
   });
   const stillNamed = new Set(named.map((r) => r.resourceId));
+  // The rooms leaving the event come first: what they free (the organizer's quotas) is free for the rooms it names.
+  const leavingRooms: Pending[] = [];
   for (const answer of previousAnswers) {
     if (answer.resourceId === null || stillNamed.has(answer.resourceId) || !answer.bookingId) continue;
     const booking = bookings.get(answer.bookingId) ?? null;
     const held = seriesHeld.get(answer.bookingId) ?? null;
     const resource = resources.get(answer.resourceId) ?? null;
     const reason = leaving ?? 'removed from the event';
-    if (holds(booking)) pending.push({ kind: 'cancel', previous: answer, reason, stays: false, booking, resource, promotes: true });
-    else if (held) pending.push({ kind: 'cancel-series', previous: answer, reason, stays: false, series: held, resource, promotes: true });
+    if (holds(booking)) leavingRooms.push({ kind: 'cancel', previous: answer, reason, stays: false, booking, resource, promotes: true });
+    else if (held) leavingRooms.push({ kind: 'cancel-series', previous: answer, reason, stays: false, series: held, resource, promotes: true });
   }
-  return withStates(ctx, db, actor, pending, { uid: invitation?.uid ?? '', title });
+  return withStates(ctx, db, actor, [...leavingRooms, ...pending], { uid: invitation?.uid ?? '', title });
 }
 
 /** A state without the bookings the same write cancels: they neither stand in the way nor count for the booker. */

@@ -42,13 +42,14 @@ const envelope = (name: string, timestamp: string, workspace: string, data: stri
     member('data', data),
   ]);
 
-/** `upcastBooking`'s defaults: created by its booker, in no bundle, one unit. */
+/** `upcastBooking`'s defaults: created by its booker, in no bundle, by no calendar event, one unit. */
 const booking = (key: string) => path('booking', key);
 const bookingMembers = [
   ...['id', 'bookableResourceId', 'resourceId', 'resourceType', 'bookerEmail', 'bookerProfileId'].map((key) => member(key, booking(key))),
   member('createdBy', `coalesce(nullif(${booking('createdBy')}, 'null'::jsonb), ${booking('bookerProfileId')})`),
   ...['startTime', 'endTime', 'status', 'title', 'workspace', 'isSeriesParent', 'recurrenceParentId'].map((key) => member(key, booking(key))),
   member('bundleId', `coalesce(${booking('bundleId')}, 'null'::jsonb)`),
+  member('calendarUid', `coalesce(${booking('calendarUid')}, 'null'::jsonb)`),
   member('units', `coalesce(nullif(${booking('units')}, 'null'::jsonb), '1'::jsonb)`),
 ];
 

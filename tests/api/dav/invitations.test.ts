@@ -270,6 +270,28 @@ describe('rooms that answer invitations (contract §26)', function () {
       expect(await bookingsOf(room.id)).to.have.length(0);
     });
 
+    it('two UIDs in one object, DTEND equal to DTSTART, a DURATION of zero, 10,000 room attendees → 403 with the precondition; no booking, no event appended', async () => {
+      const room = await freshRoom();
+      const base = { start: hour(19, 9), end: hour(19, 10), attendees: [roomAddress(room.id)] };
+      const second = eventText({ ...base, start: hour(19, 11), end: hour(19, 12) });
+      const vevent = (text: string) => text.slice(text.indexOf('BEGIN:VEVENT'), text.indexOf('END:VCALENDAR'));
+      const crowd = Array.from({ length: 9_999 }, () => `ATTENDEE;CUTYPE=ROOM:${roomAddress(randomUUID())}`);
+      const cases: [string, string, string][] = [
+        ['two UIDs', eventText(base).replace('END:VCALENDAR', `${vevent(second)}END:VCALENDAR`), 'valid-calendar-object-resource'],
+        ['DTEND equal to DTSTART', eventText({ ...base, end: base.start }), 'valid-calendar-object-resource'],
+        ['DURATION of zero', eventText(base).replace(/DTEND:[^\r]*/, 'DURATION:PT0S'), 'valid-calendar-object-resource'],
+        ['10,000 room attendees', eventText({ ...base, extra: crowd }), 'max-attendees-per-instance'],
+      ];
+      const events = await eventCount();
+      for (const [what, text, precondition] of cases) {
+        const res = await putEvent(server, alice, eventPath('alice', name()), text);
+        expect(res.status, what).to.equal(403);
+        expect(child(res.root, C, precondition), `${what}: ${res.text}`).to.not.equal(undefined);
+      }
+      expect(await bookingsOf(room.id)).to.have.length(0);
+      expect(await eventCount()).to.equal(events);
+    });
+
     it('an ORGANIZER that is not the caller → 403 valid-organizer; a UID under another name → 403 no-uid-conflict', async () => {
       const room = await freshRoom();
       const wrong = await put(eventPath('alice', name()), { organizer: 'mailto:mallory@example.com', start: hour(20, 9), end: hour(20, 10), attendees: [roomAddress(room.id)] });

@@ -22,10 +22,10 @@ const answered = (envelope: unknown) => JSON.parse(JSON.stringify(envelope)) as 
 const at = '2030-01-01T09:15:00Z';
 const workspace = 'f3a9c1d2-5b6e-4f70-8a91-b2c3d4e5f607';
 
-/** Bookings of every age: today's, one written before booking on behalf, buffers, bundles and pools, and some odd values. */
+/** Bookings of every age: today's (booked by a calendar event), one written before booking on behalf, buffers, bundles, pools and invitations, and some odd values. */
 function bookings() {
-  const today = sampleBooking({ workspace, bundleId: randomUUID(), units: 2, pooled: true, bufferBeforeMinutes: 5 });
-  const { createdBy: _c, bufferBeforeMinutes: _b, bufferAfterMinutes: _a, bundleId: _u, units: _n, pooled: _p, ...old } = sampleBooking({ workspace });
+  const today = sampleBooking({ workspace, bundleId: randomUUID(), units: 2, pooled: true, bufferBeforeMinutes: 5, calendarUid: 'event-1@example.com' });
+  const { createdBy: _c, bufferBeforeMinutes: _b, bufferAfterMinutes: _a, bundleId: _u, units: _n, pooled: _p, calendarUid: _k, ...old } = sampleBooking({ workspace });
   const odd = { ...sampleBooking({ workspace, title: 'Quote " backslash \\ tab \t line\n é – 😀 \u0001' }), createdBy: null, units: null, recurrenceParentId: randomUUID() };
   const { title: _t, bookableResourceId: _r, ...untitled } = sampleBooking({ workspace, isSeriesParent: true });
   return [today, old, odd, untitled] as Record<string, unknown>[];

@@ -10,7 +10,7 @@ import { checkpointPlaced, fastWorkerOptions, waitFor } from '../../workers/work
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
-const baseKeys = ['id', 'bookableResourceId', 'resourceId', 'resourceType', 'bookerEmail', 'bookerProfileId', 'createdBy', 'startTime', 'endTime', 'status', 'title', 'workspace', 'isSeriesParent', 'recurrenceParentId', 'bundleId', 'units'];
+const baseKeys = ['id', 'bookableResourceId', 'resourceId', 'resourceType', 'bookerEmail', 'bookerProfileId', 'createdBy', 'startTime', 'endTime', 'status', 'title', 'workspace', 'isSeriesParent', 'recurrenceParentId', 'bundleId', 'calendarUid', 'units'];
 
 describe('webhook delivery', () => {
   let receiver: WebhookReceiver;
