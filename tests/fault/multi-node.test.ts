@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
 import { sql } from 'kysely';
+import { eventPath, eventText, inboxReplies, putEvent, roomAddress, storedEvent } from '../api/dav/invitation-requests.js';
 import { haproxyAvailable, startHaproxy, type Haproxy } from '../../scripts/haproxy.js';
 import { callService } from '../support/call-service.js';
 import { seedZone } from '../support/device-records.js';
@@ -39,6 +40,9 @@ const secret = `whsec_${randomBytes(24).toString('base64')}`;
 /** zones[0] holds the timer's booking; the load spreads over the others (each resource's webhooks leave in order, one at a time). */
 const zones = Array.from({ length: 33 }, (_, i) => `node-room-${i}`);
 const hotZone = 'node-hot-room';
+/** A room twenty organizers invite for the same hour while REST creates race them (contract §26), and one that warms each node's invitation path first. */
+const invitedZone = 'node-invited-room';
+const warmUpZone = 'node-warm-up-room';
 /** A desk area of 50 (contract §21): a thousand people want one of them for the same hour. */
 const poolZone = 'node-desk-area';
 const hour = 3_600_000;
@@ -136,7 +140,7 @@ function deliveryAroundKill(acknowledgedAt: Map<string, number>, arrivedAt: Map<
     }
     this.timeout(240_000);
     database = await createTestDatabase();
-    for (const zone of [...zones, hotZone, poolZone]) await seedZone(database.db, workspace, zone);
+    for (const zone of [...zones, hotZone, poolZone, invitedZone, warmUpZone]) await seedZone(database.db, workspace, zone);
     receiver = await startWebhookReceiver(secret, { host: '0.0.0.0' });
     env = {
       PATH: process.env.PATH ?? '',
@@ -233,12 +237,19 @@ function deliveryAroundKill(acknowledgedAt: Map<string, number>, arrivedAt: Map<
   it('answers 1,000 simultaneous one-unit creates for one hour on a pool of 50 over the three nodes: exactly 50 × 201, the rest refused', async () => {
     const created = await call('POST', '/booking/v1/resources', { resourceType: 'zone', resourceId: poolZone, units: 50, bookingPolicy: { maxAdvanceDays: 3650 } });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    // Signed before the burst, a few at a time: a thousand RS256 signatures in one go hold this
+    // process over a second, and the nodes reach PostgreSQL through the relays it runs. Their health
+    // checks' reads then wait past the checks' 2 s bound, and HAProxy takes every node out at once.
+    const bookers: string[] = [];
+    for (let i = 0; i < 1000; i++) {
+      bookers.push(mintToken({ workspace, level: 'LV4', sub: `desk-${i}` }));
+      if (i % 20 === 19) await sleep(0);
+    }
     const started = Date.now();
     const hour = slot(0);
     const answers = await Promise.all(
-      Array.from({ length: 1000 }, async (_, i) => {
+      bookers.map(async (booker) => {
         const sent = Date.now();
-        const booker = mintToken({ workspace, level: 'LV4', sub: `desk-${i}` });
         const create = () => callService(haproxy.url, booker, 'POST', '/booking/v1/bookings', { resourceType: 'zone', resourceId: poolZone, title: 'Desk', ...hour }, { timeoutMs: 120_000 });
         const first = await create();
         // A 503 stores nothing and says "try again" (contract §12): a client does, as long as it takes.
@@ -264,6 +275,85 @@ function deliveryAroundKill(acknowledgedAt: Map<string, number>, arrivedAt: Map<
     expect((refused.body as { availableUnits?: number }).availableUnits).to.equal(0);
     const rows = await database.db.selectFrom('bookings').select('units').where('bookable_resource_id', '=', created.body.id as string).where('status', 'in', ['pending', 'confirmed']).execute();
     expect(rows.reduce((sum, r) => sum + r.units, 0)).to.equal(50);
+  });
+
+  it('lets exactly one of 20 organizers inviting one room for one hour and 10 REST creates of it, over the three nodes, hold it: the others declined with 4.0, and the records agree', async () => {
+    const [roomId, warmUpRoomId] = await Promise.all(
+      [invitedZone, warmUpZone].map(async (zone) => {
+        const created = await call('POST', '/booking/v1/resources', { resourceType: 'zone', resourceId: zone, bookingPolicy: { maxAdvanceDays: 3650 } });
+        expect(created.status, JSON.stringify(created.body)).to.equal(201);
+        return created.body.id as string;
+      }),
+    ) as [string, string];
+    // Through HAProxy and straight to each node, in turn.
+    const targets = [haproxy.url, ...nodes.map((n) => `http://${n.host.address}:${nodePort}`)];
+    const target = (i: number, bearer: string) => ({ url: targets[i % targets.length]!, token: () => bearer });
+    const organizer = (sub: string) => ({ sub, token: mintToken({ workspace, level: 'LV4', sub, email: `${sub}@example.com` }), path: eventPath(sub, `${randomUUID()}.ics`), uid: randomUUID() });
+    const invite = (o: ReturnType<typeof organizer>, i: number, room: string, from: number) =>
+      putEvent(target(i, o.token), o.token, o.path, eventText({ uid: o.uid, organizer: `mailto:${o.sub}@example.com`, start: new Date(from).toISOString(), end: new Date(from + hour).toISOString(), summary: 'Invited', attendees: [roomAddress(room)] }));
+    // Each node has answered an invitation before (a node's first is slower than a REST create).
+    for (const i of [1, 2, 3]) {
+      const warmed = await invite(organizer(`warm-up-${i}`), i, warmUpRoomId, dayStart + (20 + i) * hour);
+      expect(warmed.status, warmed.text).to.equal(201);
+    }
+
+    /** One race for the hour at `from`: the REST creates sent `restDelayMs` after the invitations. */
+    const race = async (round: number, from: number, restDelayMs: number) => {
+      const [start, end] = [new Date(from).toISOString(), new Date(from + hour).toISOString()];
+      const organizers = Array.from({ length: 20 }, (_, i) => organizer(`inviter-${round}-${i}`));
+      const restBookers = Array.from({ length: 10 }, (_, i) => mintToken({ workspace, level: 'LV4', sub: `rest-booker-${round}-${i}` }));
+      const puts = organizers.map((o, i) => invite(o, i, roomId, from));
+      const rests = restBookers.map(async (bearer, i) => {
+        await sleep(restDelayMs);
+        return callService(targets[(i + 1) % targets.length]!, bearer, 'POST', '/booking/v1/bookings', { resourceType: 'zone', resourceId: invitedZone, title: 'REST', startTime: start, endTime: end });
+      });
+      const [putAnswers, restAnswers] = await Promise.all([Promise.all(puts), Promise.all(rests)]);
+      expect(putAnswers.map((a) => a.status), putAnswers.map((a) => a.text).join('\n').slice(0, 2000)).to.deep.equal(organizers.map(() => 201));
+      expect(restAnswers.filter((a) => a.status !== 201 && a.status !== 409), 'REST answers other than 201 or 409').to.deep.equal([]);
+      for (const refused of restAnswers.filter((a) => a.status === 409)) expect(refused.body.conflicts, JSON.stringify(refused.body)).to.have.length.greaterThan(0);
+
+      // The stored objects, each read through another node than the one written to.
+      const stored = await Promise.all(organizers.map((o, i) => storedEvent(target(i + 1, o.token), o.token, o.path)));
+      expect(stored.map((s) => s.status)).to.deep.equal(organizers.map(() => 200));
+      for (const [i, s] of stored.entries()) {
+        expect(s.text, organizers[i]!.sub).to.include(`UID:${organizers[i]!.uid}`);
+        expect(s.attendees.map((a) => a.address)).to.deep.equal([roomAddress(roomId)]);
+      }
+      const rooms = stored.map((s) => s.attendees[0]!);
+      const accepted = rooms.flatMap((room, i) => (room.partstat === 'ACCEPTED' ? [{ room, organizer: organizers[i]! }] : []));
+      const restWinners = restAnswers.filter((a) => a.status === 201);
+      expect(accepted.length + restWinners.length, 'one holds the room').to.equal(1);
+      expect(rooms.filter((r) => r.partstat !== 'ACCEPTED').map((r) => ({ partstat: r.partstat, bookingId: r.bookingId }))).to.deep.equal(
+        organizers.slice(accepted.length).map(() => ({ partstat: 'DECLINED', bookingId: null })),
+      );
+
+      // Bookings through REST: the one winner, and no other.
+      const listed = await call('GET', `/booking/v1/bookings?resourceId=${invitedZone}&from=${start}&to=${end}&limit=100`);
+      expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
+      const held = listed.body.data as { id: string; status: string; calendarUid: string | null; bookerProfileId: string; startTime: string; endTime: string }[];
+      expect(held.map((b) => [b.status, b.startTime, b.endTime]), 'no booking of the declined').to.deep.equal([['confirmed', start.replace('.000Z', 'Z'), end.replace('.000Z', 'Z')]]);
+      const winner = accepted[0];
+      if (winner) expect(held[0]).to.include({ id: winner.room.bookingId, calendarUid: winner.organizer.uid, bookerProfileId: winner.organizer.sub });
+      else expect(held[0]).to.include({ id: restWinners[0]!.body.id, calendarUid: null });
+
+      // Each organizer's inbox: one REPLY, matching its stored event; every decline 4.0 with its reason.
+      for (const [i, o] of organizers.entries()) {
+        const replies = (await inboxReplies(target(i + 2, o.token), o.token, o.sub)).filter((r) => r.uid === o.uid);
+        expect(replies, o.sub).to.have.length(1);
+        expect(replies[0]).to.include({ attendee: roomAddress(roomId), partstat: rooms[i]!.partstat });
+        expect(replies[0]!.requestStatus).to.match(rooms[i]!.partstat === 'ACCEPTED' ? /^2\.0/ : /^4\.0;Event conflict\. Date-time is busy\.;conflict$/);
+      }
+
+      // The log: one BookingCreated of that room for that hour, the winner's.
+      const { rows: logged } = await sql<{ id: string }>`
+        select data->'booking'->>'id' as id from events
+         where event_type = 'BookingCreated' and data->'booking'->>'bookableResourceId' = ${roomId} and (data->'booking'->>'startTime')::timestamptz = ${start}::timestamptz`.execute(database.db);
+      expect(logged.map((e) => e.id)).to.deep.equal([held[0]!.id]);
+      return winner ? 'invitation' : 'REST';
+    };
+    // At the same moment; then with the REST creates a little later, so that an invitation may win too.
+    const winners = [await race(0, dayStart + 10 * hour, 0), await race(1, dayStart + 12 * hour, 150)];
+    console.log(JSON.stringify({ invitationRaces: { winners } }));
   });
 
   it('serves through rolling restarts, a killed processor node, a node cut from PostgreSQL and a PostgreSQL restart, losing nothing', async () => {

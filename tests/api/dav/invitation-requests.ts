@@ -3,6 +3,9 @@ import ICAL from 'ical.js';
 import type { TestServer } from '../../support/test-server.js';
 import { C, calendarQueryBody, davRequest, prop, type DavAnswer } from './dav-requests.js';
 
+/** Where the requests go: a test server, or any service node (its base URL; token() is the default bearer). */
+export type DavTarget = Pick<TestServer, 'url' | 'token'>;
+
 /** The address of a room principal (contract §25). */
 export const roomAddress = (id: string) => `mailto:${id}@resources.invalid`;
 
@@ -46,7 +49,7 @@ export function eventText({ uid = randomUUID(), start, end, summary = 'Planning'
 export const eventPath = (user: string, name: string) => `/dav/calendars/users/${user}/bookings/${name}`;
 
 /** PUT of an event text into a user's bookings/ calendar. */
-export function putEvent(server: TestServer, token: string, path: string, text: string, headers: Record<string, string> = {}): Promise<DavAnswer> {
+export function putEvent(server: DavTarget, token: string, path: string, text: string, headers: Record<string, string> = {}): Promise<DavAnswer> {
   return davRequest(server, 'PUT', path, { token, headers: { 'content-type': 'text/calendar; charset=utf-8', ...headers }, body: text });
 }
 
@@ -54,7 +57,7 @@ export function putEvent(server: TestServer, token: string, path: string, text: 
 export type RoomAttendee = { address: string; partstat: string; scheduleStatus: string | null; bookingId: string | null };
 
 /** The stored event a GET answers: its ETag and its attendees. */
-export async function storedEvent(server: TestServer, token: string, path: string): Promise<{ status: number; etag: string | null; text: string; attendees: RoomAttendee[] }> {
+export async function storedEvent(server: DavTarget, token: string, path: string): Promise<{ status: number; etag: string | null; text: string; attendees: RoomAttendee[] }> {
   const res = await davRequest(server, 'GET', path, { token });
   if (res.status !== 200) return { status: res.status, etag: null, text: res.text, attendees: [] };
   const vevent = new ICAL.Component(ICAL.parse(res.text)).getFirstSubcomponent('vevent')!;
@@ -71,7 +74,7 @@ export async function storedEvent(server: TestServer, token: string, path: strin
 export type Reply = { href: string; uid: string; attendee: string; partstat: string; requestStatus: string };
 
 /** Every REPLY the organizer's inbox lists (calendar-query without a range). */
-export async function inboxReplies(server: TestServer, token: string, user: string): Promise<Reply[]> {
+export async function inboxReplies(server: DavTarget, token: string, user: string): Promise<Reply[]> {
   const res = await davRequest(server, 'REPORT', `/dav/calendars/users/${user}/inbox/`, { token, depth: '1', body: calendarQueryBody() });
   if (res.status !== 207) throw new Error(`inbox: ${res.status} ${res.text}`);
   return res.members.flatMap((member) => {
