@@ -6,8 +6,7 @@ import { decideCreateBooking, type CreateBooking } from '../booking/decide-creat
 import { invalidRequest } from '../domain-error.js';
 import { checkUnits } from '../resource/resource-units.js';
 import { sharingOf } from '../resource/resource-parts.js';
-import { quotaMatches } from '../quota/quota.js';
-import { amountOf } from '../quota/quota-usage.js';
+import { usagesAfter } from '../quota/quota-changes.js';
 import { bundleRefusal } from './bundle-refusal.js';
 
 /** A bundle item: a resource by its registration key, and the units it takes (contract §21; 1 by default). */
@@ -49,10 +48,10 @@ function assertNoSharedResource(states: readonly PlacementState[]): void {
  */
 function withEarlierItems(command: CreateBundle, states: readonly PlacementState[], i: number): PlacementState {
   const state = states[i]!;
-  const earlier = states.slice(0, i).flatMap((s) => (s.resource ? [s.resource] : []));
-  if (earlier.length === 0 || state.quotas.length === 0) return state;
-  const quotas = state.quotas.map((q) => ({ ...q, used: q.used + earlier.filter((r) => quotaMatches(q, r)).length * amountOf(q.unit, command.startTime, command.endTime) }));
-  return { ...state, quotas };
+  if (state.quotas.length === 0) return state;
+  const { startTime, endTime } = command;
+  const earlier = states.slice(0, i).flatMap((s, j) => (s.resource ? [{ id: command.bookingIds[j]!, resource: s.resource, startTime, endTime }] : []));
+  return { ...state, quotas: usagesAfter(state.quotas, { before: [], after: earlier }) };
 }
 
 /**

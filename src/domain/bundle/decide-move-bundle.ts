@@ -19,7 +19,7 @@ function withOthersMoved(command: RescheduleBooking, states: readonly Reschedule
   const state = states[i]!;
   const { startTime, endTime } = command;
   if (!startTime || !endTime || !state.quotas?.length) return state;
-  const before = states.flatMap((other, j) => (j !== i && active(other) ? [countedOf(other.booking!, other.resource)].filter((c) => c !== null) : []));
+  const before = states.flatMap((other, j) => (j !== i && active(other) ? (countedOf(other.booking!, other.resource) ?? []) : []));
   const after = before.map((counted) => ({ ...counted, startTime, endTime }));
   return { ...state, quotas: usagesAfter(state.quotas, { before, after }) };
 }
