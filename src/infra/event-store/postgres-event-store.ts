@@ -176,7 +176,7 @@ function appendArgs({ streamId, events, expectedRevision }: StreamAppend): Appen
     expected: typeof expectedRevision === 'number' ? expectedRevision : null,
     chainTypes: events.map((e) => JSON.stringify(e.type)),
     chainDatas: datas.map((d) => canonicalJson(JSON.parse(d))),
-    ids: withIds(events).map((e) => e.id),
+    ids: events.map((e) => e.id ?? randomUUID()),
     types: events.map((e) => e.type),
     datas,
     // The trace of the request writing the events travels with them to Kafka and the webhook (contract §18).
