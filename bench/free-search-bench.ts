@@ -2,7 +2,7 @@ import os from 'node:os';
 import { sql } from 'kysely';
 import { Temporal } from 'temporal-polyfill';
 import { createDatabase } from '../src/infra/db/database.js';
-import { addPastBookings, freeSearchSizes, seedFreeSearch, type FreeSearchData } from './seed-free-search.js';
+import { addPastBookings, freeSearchSizes, seedFreeSearch, type FreeSearchData, type FreeSearchSizes } from './seed-free-search.js';
 import type { BenchContext } from './workload.js';
 
 /**
@@ -11,7 +11,8 @@ import type { BenchContext } from './workload.js';
  * bookings (`tenth`) or all of them (`full`; the rest added on first ask). Only when a search
  * workload is named in --only: seeding 2,000 resources and 300,000 bookings takes minutes.
  */
-let seeded: { database: string; data: Promise<FreeSearchData>; full?: Promise<FreeSearchData> } | undefined;
+type Seeded = { database: string; data: Promise<FreeSearchData>; full?: Promise<FreeSearchData> };
+const seededBySize = new Map<FreeSearchSizes, Seeded>();
 
 /** Leaves the seeded tables as a running service would find them (see settle in run-bench.ts; no ANALYZE with --no-analyze). */
 async function settle(ctx: BenchContext, work: (db: ReturnType<typeof createDatabase>) => Promise<void>): Promise<void> {
@@ -25,12 +26,13 @@ async function settle(ctx: BenchContext, work: (db: ReturnType<typeof createData
   }
 }
 
-export async function freeSearchData(ctx: BenchContext, past: 'tenth' | 'full'): Promise<FreeSearchData> {
+export async function freeSearchData(ctx: BenchContext, past: 'tenth' | 'full', sizes: FreeSearchSizes = freeSearchSizes): Promise<FreeSearchData> {
   const database = ctx.database.database ?? '';
-  let current = seeded;
+  let current = seededBySize.get(sizes);
   if (current?.database !== database) {
     let data!: FreeSearchData;
-    current = seeded = { database, data: settle(ctx, async (db) => void (data = await seedFreeSearch(db, freeSearchSizes))).then(() => data) };
+    current = { database, data: settle(ctx, async (db) => void (data = await seedFreeSearch(db, sizes))).then(() => data) };
+    seededBySize.set(sizes, current);
     const ready = await current.data;
     console.error(`free search: ${ready.resources} resources, ${ready.futureBookings} future bookings and ${ready.pastBookings.held} of ${ready.pastBookings.seeded} past ones seeded in ${(ready.seconds.registrations + ready.seconds.first).toFixed(0)} s`);
   }

@@ -192,7 +192,7 @@ export async function seedFreeSearch(db: Database, sizes: FreeSearchSizes = free
 
   // Past: the rest of `bookings`, spread evenly over the rooms, one a day on distinct working days of the past year.
   const pastDays = workingDays(tomorrow.subtract({ days: 2 }), 261, -1);
-  const pastTotal = sizes.bookings - futureBookings;
+  const pastTotal = Math.max(0, sizes.bookings - futureBookings);
   const perRoom = Math.floor(pastTotal / seeded.length);
   let pastFirst = 0;
   const firstPast = seeded.map((room, i) => {

@@ -10,6 +10,7 @@ import { davFreeBusy, davMonth, davSync } from './dav.js';
 import { davInvite, davInviteSeries } from './dav-invite.js';
 import { freeResources } from './free-resources.js';
 import { freeResourcesSeries } from './free-resources-series.js';
+import { freeResourcesIssueSize } from './free-resources-issue-size.js';
 import { freeSlots } from './free-slots.js';
 import { poolCreate } from './pool-create.js';
 import { poolSlots } from './pool-slots.js';
@@ -28,4 +29,4 @@ import { waitlistCancel } from './waitlist-cancel.js';
  * raw-append stays last: emmett's driver (dumbo) sets pg's bigint parser to BigInt for the whole
  * process, which the bench's own seeding through this service's store does not expect.
  */
-export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, calendarFeedUnchanged, davSync, davMonth, davFreeBusy, davInvite, davInviteSeries, freeSlots, statementsPerCreate, statementsPerInvite, asOfSchedule, utilization, archivedHistory, tracingCost, createWithRules, poolCreate, poolSlots, bundleCreate, createOnPart, freeResources, freeResourcesSeries, replicaReads, waitlistCancel, rawAppend];
+export const workloads: Workload[] = [create, createContended, readOne, scheduleAfresh, scheduleUnchanged, calendarFeedUnchanged, davSync, davMonth, davFreeBusy, davInvite, davInviteSeries, freeSlots, statementsPerCreate, statementsPerInvite, asOfSchedule, utilization, archivedHistory, tracingCost, createWithRules, poolCreate, poolSlots, bundleCreate, createOnPart, freeResources, freeResourcesSeries, freeResourcesIssueSize, replicaReads, waitlistCancel, rawAppend];

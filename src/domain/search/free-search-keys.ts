@@ -7,6 +7,8 @@ import type { Blackout } from '../blackout/blackout.js';
 import type { Quota } from '../quota/quota.js';
 import type { Resource } from '../resource/resource.js';
 import type { FreeSearch } from './find-free-resources.js';
+import type { AdmittedKeyMs, KeyedResource } from './free-page.js';
+import { rememberedPolicyVerdicts } from './policy-verdicts.js';
 
 /**
  * What a search's create decides alike on every resource of one policy key (equal isActive,
@@ -39,3 +41,26 @@ export const exhaustedQuotas = (search: FreeSearch): Quota[] =>
 
 /** The blackouts a create of the search's times meets on every resource they cover. */
 export const blackoutsInTheWay = (search: FreeSearch): Blackout[] => search.blackouts.filter((blackout) => isInTheWay(blackout, search.startTime, search.endTime));
+
+/** Each policy key among the candidates with one of its resources, the first by id: what the create decides alike on all of a key's resources is decided once on it. */
+export function keysOf(candidates: readonly KeyedResource[]): KeyedResource[] {
+  const first = new Map<string, KeyedResource>();
+  for (const candidate of candidates) {
+    const known = first.get(candidate.policyKey);
+    if (!known || candidate.resource.id < known.resource.id) first.set(candidate.policyKey, candidate);
+  }
+  return [...first.values()];
+}
+
+/** The policy keys whose verdict (the create's, decided once per key) admits the search's create, by key. */
+export function admittedKeys(keys: readonly KeyedResource[], search: FreeSearch): Map<string, AdmittedKeyMs> {
+  const policyRefusal = rememberedPolicyVerdicts(new Map(keys.map((k) => [k.resource.id, k.policyKey])));
+  const admitted = new Map<string, AdmittedKeyMs>();
+  for (const { policyKey, resource } of keys) {
+    const verdict = keyVerdict(resource, search, policyRefusal);
+    if (!verdict.admitted) continue;
+    const occupied = { startMs: verdict.occupied.start.epochMilliseconds, endMs: verdict.occupied.end.epochMilliseconds };
+    admitted.set(policyKey, { occupied, maxBookingsPerUser: verdict.maxBookingsPerUser });
+  }
+  return admitted;
+}

@@ -123,28 +123,28 @@ export async function findMatchingResources(db: Executor, filter: FreeResourceFi
   });
 }
 
-const k = holesOf() as Holes<FilterArgs>;
-const matchingOfK = matchingResourcesSql(k);
+const z = holesOf() as Holes<FilterArgs>;
+const matchingOfZ = matchingResourcesSql(z);
 
-/** findPolicyKeys' statement, compiled once. */
-const policyKeys = compileOnce(sql`
-  with recursive ${matchingOfK.subtree}
-  select distinct on (k.policy_key) k.policy_key, k.id, k.stream_revision
-  from (select ${policyKeyOf} as policy_key, r.id, r.stream_revision from resources r where ${matchingOfK.where}) k
-  order by k.policy_key, k.id`);
+/** findMatchingIds' statement, compiled once. */
+const matchingIds = compileOnce(sql`with recursive ${matchingOfZ.subtree} select r.id from resources r where ${matchingOfZ.where}`);
 
-/**
- * The policy keys among the live resources matching the filters, each with one of its resources
- * (the first by id): what the create decides alike on all of a key's resources is decided once on it.
- */
-export async function findPolicyKeys(db: Executor, filter: FreeResourceFilter): Promise<{ policyKey: string; resource: Resource }[]> {
-  const { rows } = await db.executeQuery<{ policy_key: string; id: string; stream_revision: string }>(policyKeys.fill(filterArgs(filter)));
-  const known = await resourcesAt(db, rows);
-  // A resource changed since is read with its policy now: its key is the one it carries.
-  return rows.flatMap((row) => {
-    const atRevision = known.get(row.id);
-    return atRevision ? [{ policyKey: atRevision.policyKey, resource: atRevision.resource }] : [];
-  });
+/** The ids of the live resources matching the filters: a zone's through the database's zone tree and the ancestors remembered at registration. */
+export async function findMatchingIds(db: Executor, filter: FreeResourceFilter): Promise<Set<string>> {
+  const { rows } = await db.executeQuery<{ id: string }>(matchingIds.fill(filterArgs(filter)));
+  return new Set(rows.map((row) => row.id));
+}
+
+/** findActiveBookingsOfBooker's statement, compiled once: the partial index of the active bookings by booker answers it. */
+const activeOfBooker = compileOnce(sql`
+  select b.bookable_resource_id as resource, count(*)::int as active from bookings b
+  where b.booker_profile_id = ${holesOf().booker} and booking_is_active(b.status, b.is_series_parent)
+  group by b.bookable_resource_id`);
+
+/** The booker's active bookings (series parents aside) by resource: what maxBookingsPerUser counts. */
+export async function findActiveBookingsOfBooker(db: Executor, booker: string): Promise<Map<string, number>> {
+  const { rows } = await db.executeQuery<{ resource: string; active: number }>(activeOfBooker.fill({ booker }));
+  return new Map(rows.map((row) => [row.resource, row.active]));
 }
 
 const h = holesOf() as Holes<{ workspace: string; starts: string[]; ends: string[]; resourceIds: readonly string[] | null }>;

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { ResourceType } from '../../domain/resource/resource.js';
+import type { Resource, ResourceType } from '../../domain/resource/resource.js';
 import type { Holes } from '../../infra/db/sql-template.js';
 
 export type FreeResourceFilter = {
@@ -10,6 +10,15 @@ export type FreeResourceFilter = {
   zoneId?: string;
   groupId?: string;
 };
+
+/**
+ * The filters but the zone's, in this process: matchingResourcesSql's twin for a live resource of
+ * the workspace (the zone tree is the database's: findMatchingIds).
+ */
+export const matchesFilter = (resource: Resource, filter: FreeResourceFilter): boolean =>
+  (filter.resourceType === undefined || resource.resourceType === filter.resourceType) &&
+  (filter.minCapacity === undefined || (resource.capacity !== null && resource.capacity >= filter.minCapacity)) &&
+  (filter.groupId === undefined || resource.groupId === filter.groupId);
 
 /** The filters as the values of a statement compiled once: absent ones are null. */
 export type FilterArgs = { workspace: string; resourceType: string | null; minCapacity: number | null; groupId: string | null; zone: string | null };

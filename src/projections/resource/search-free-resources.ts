@@ -1,4 +1,4 @@
-import type { Temporal } from 'temporal-polyfill';
+import { Temporal } from 'temporal-polyfill';
 import { isGuest, searchingAs, type Principal } from '../../domain/access/principal.js';
 import { calendarDay } from '../../domain/booking/available-slots.js';
 import { buffersOf, occupiedRange, type Buffers } from '../../domain/booking/occupied-range.js';
@@ -13,12 +13,12 @@ import { emptyQuotaLedger } from '../../domain/quota/quota-refusal.js';
 import type { Executor } from '../../infra/db/database.js';
 import { findBlackoutsOverlapping, findBlackoutsOverlappingAny } from '../blackout/blackout-queries.js';
 import { findQuotaLedger, findQuotaUsages } from '../quota/quota-queries.js';
-import { findHeldInWindows, findMatchingResources, findPolicyKeys, findWholes, type Window } from './free-resource-candidates.js';
-import type { FreeResourceFilter } from './matching-resources-sql.js';
-import { findFreePage, type AdmittedKey } from './free-resources-page.js';
-import { blackoutsInTheWay, exhaustedQuotas, keyVerdict } from '../../domain/search/free-search-keys.js';
-import { rememberedPolicyVerdicts } from '../../domain/search/policy-verdicts.js';
-import type { Resource } from '../../domain/resource/resource.js';
+import { findActiveBookingsOfBooker, findHeldInWindows, findMatchingIds, findMatchingResources, findWholes, type Window } from './free-resource-candidates.js';
+import { matchesFilter, type FreeResourceFilter } from './matching-resources-sql.js';
+import { followedWorkspace, type FollowedWorkspace } from './followed-workspaces.js';
+import { freePage, type FreePage } from '../../domain/search/free-page.js';
+import { unitsHeldBy, type UnitsHeld } from '../../domain/booking/unit-use.js';
+import { admittedKeys, blackoutsInTheWay, exhaustedQuotas, keysOf } from '../../domain/search/free-search-keys.js';
 import { sharingOf } from '../../domain/resource/resource-parts.js';
 
 /** `free`: at most the limit asked of them (all for a series); `total`: how many are free in all. */
@@ -72,7 +72,7 @@ function seriesWindows(matching: readonly Omit<FreeResourceCandidate, 'bookings'
 
 /**
  * Contract §16. One window: the create's verdict decided once per policy key (src/domain/search),
- * the rest of it per resource in one statement (findFreePage). A series: the resources matching the
+ * the rest of it per resource over the workspace this process follows (freePageOf). A series: the resources matching the
  * filters and the bookings held in the windows asked, the verdict on each resource the create's own.
  */
 export async function searchFreeResources(db: Executor, actor: Principal, query: FreeResourcesQuery, now: Temporal.Instant): Promise<FreeResourcesAnswer> {
@@ -92,13 +92,14 @@ export async function searchFreeResources(db: Executor, actor: Principal, query:
   // Suggestions start on from's calendar day and last as long as the window asked: this window holds them and the one asked.
   const day = calendarDay(query.startTime.toZonedDateTimeISO(query.timeZone).toPlainDate(), query.timeZone);
   const dayWindow = { start: day.start, end: day.end.add(query.startTime.until(query.endTime)) };
-  const [keys, quotas, blackouts] = await Promise.all([
-    findPolicyKeys(db, query),
+  const [followed, quotas, blackouts, zoned] = await Promise.all([
+    followedWorkspace(db, query.workspace, now.epochMilliseconds),
     isGuest(actor) ? [] : findQuotaUsages(db, query.workspace, actor.sub, query.startTime),
     findBlackoutsOverlapping(db, query.workspace, dayWindow.start, dayWindow.end),
+    query.zoneId === undefined ? null : findMatchingIds(db, query),
   ]);
   const search: FreeSearch = { startTime: query.startTime, endTime: query.endTime, actor, now, quotas, blackouts, units: query.units };
-  const page = await findFreePage(db, { ...query, keys: admittedKeys(keys, search), booker: actor.sub, blackouts: blackoutsInTheWay(search), quotas: exhaustedQuotas(search) });
+  const page = await freePageOf(db, query, followed, zoned, search);
   if (page.total >= query.limit) return { ...page, partlyFree: [], suggestions: null };
   // Fewer free than asked: suggestions on the others, which today's path finds with their bookings.
   // A resource of fewer units than asked is refused at every time (unitsRefusal): never suggested.
@@ -112,11 +113,40 @@ export async function searchFreeResources(db: Executor, actor: Principal, query:
   return { ...page, partlyFree: [], suggestions: suggestWindows(takenWithDay, search, query.timeZone, policyRefusal) };
 }
 
-/** The policy keys whose verdict (the create's, decided once per key) admits the search's create. */
-function admittedKeys(keys: readonly { policyKey: string; resource: Resource }[], search: FreeSearch): AdmittedKey[] {
-  const policyRefusal = rememberedPolicyVerdicts(new Map(keys.map((k) => [k.resource.id, k.policyKey])));
-  return keys.flatMap(({ policyKey, resource }) => {
-    const verdict = keyVerdict(resource, search, policyRefusal);
-    return verdict.admitted ? [{ policyKey, occupied: verdict.occupied, maxBookingsPerUser: verdict.maxBookingsPerUser }] : [];
+/**
+ * One window (contract §16) over the workspace as this process follows it: the candidates matching
+ * the filters (a zone's through the statement, the zone tree being the database's), the create's
+ * verdict once per policy key, the rest per resource in freePage. The caller's active bookings are
+ * counted only where an admitted key limits them; a window reaching before the bookings the
+ * followed workspace holds is given those read for it.
+ */
+async function freePageOf(db: Executor, query: FreeResourcesQuery, followed: FollowedWorkspace, zoned: ReadonlySet<string> | null, search: FreeSearch): Promise<FreePage> {
+  const filtered = zoned !== null || query.resourceType !== undefined || query.minCapacity !== undefined || query.groupId !== undefined;
+  const candidates = filtered ? followed.resources.filter(({ resource }) => matchesFilter(resource, query) && (zoned === null || zoned.has(resource.id))) : followed.resources;
+  const keys = admittedKeys(keysOf(candidates), search);
+  if (keys.size === 0) return { total: 0, free: [] };
+  const limited = [...keys.values()].some((k) => k.maxBookingsPerUser !== null);
+  const earliestMs = Math.min(...[...keys.values()].map((k) => k.occupied.startMs));
+  const latestMs = Math.max(...[...keys.values()].map((k) => k.occupied.endMs));
+  const [active, held] = await Promise.all([
+    limited ? findActiveBookingsOfBooker(db, search.actor.sub) : new Map<string, number>(),
+    earliestMs >= followed.heldFromMs ? followed.heldIn(earliestMs, latestMs) : heldInWindow(db, query.workspace, earliestMs, latestMs),
+  ]);
+  return freePage(candidates, {
+    keys,
+    units: query.units,
+    limit: query.limit,
+    blackouts: blackoutsInTheWay(search),
+    quotas: exhaustedQuotas(search),
+    activeOfBooker: (id) => active.get(id) ?? 0,
+    held,
+    sharing: followed.sharing,
   });
+}
+
+/** The units held on each resource over [fromMs, toMs), read for a window before what the followed workspace holds. */
+async function heldInWindow(db: Executor, workspace: string, fromMs: number, toMs: number): Promise<Map<string, UnitsHeld[]>> {
+  const window = { start: Temporal.Instant.fromEpochMilliseconds(fromMs), end: Temporal.Instant.fromEpochMilliseconds(toMs) };
+  const held = await findHeldInWindows(db, workspace, [window]);
+  return new Map([...held].map(([id, bookings]) => [id, unitsHeldBy(bookings)]));
 }

@@ -7,6 +7,10 @@ import { decideCreateBooking } from '../../../src/domain/booking/decide-create-b
 import { DomainError } from '../../../src/domain/domain-error.js';
 import { occupiedMsOf } from '../../../src/domain/booking/occupied-range.js';
 import { findFreeResources } from '../../../src/domain/search/find-free-resources.js';
+import { freePage } from '../../../src/domain/search/free-page.js';
+import { admittedKeys, keysOf } from '../../../src/domain/search/free-search-keys.js';
+import { unitsHeldBy } from '../../../src/domain/booking/unit-use.js';
+import { compareCandidates } from '../../../src/domain/search/free-resource-candidate.js';
 import type { FreeResourceCandidate } from '../../../src/domain/search/free-resource-candidate.js';
 import { suggestWindows } from '../../../src/domain/search/suggest-windows.js';
 import { findFreeForSeries } from '../../../src/domain/search/find-free-for-series.js';
@@ -154,6 +158,32 @@ describe('the free search gives the create\'s verdict on every resource (propert
         const expected = resources.filter((r, i) => createAccepts(r, bookings[i]!, caller, start, end)).map((r) => r.id);
         expect(free.map((r) => r.resource.id).sort()).to.deep.equal([...expected].sort());
         expect(free.length + taken.length).to.equal(resources.length);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('pages a window exactly as the create decides, with the verdict decided once per policy key', () => {
+    fc.assert(
+      fc.property(worldArb, callerArb, windowArb, fc.integer({ min: 1, max: 4 }), ([resources, bookings], caller, w, limit) => {
+        const start = now.add({ minutes: w.start * 15 + w.offsetMinutes });
+        const end = start.add({ minutes: w.quarters * 15 });
+        const candidates = candidatesOf(resources, bookings, caller, start.epochMilliseconds, end.epochMilliseconds).sort((a, b) => compareCandidates(a.resource, b.resource));
+        const search = { startTime: start, endTime: end, actor: caller, now, quotas: [], blackouts: [] };
+        const page = freePage(candidates, {
+          keys: admittedKeys(keysOf(candidates), search),
+          units: 1,
+          limit,
+          blackouts: [],
+          quotas: [],
+          activeOfBooker: (id) => candidates.find((c) => c.resource.id === id)!.activeBookingsOfBooker,
+          held: new Map(candidates.map((c) => [c.resource.id, unitsHeldBy(c.bookings)])),
+          sharing: new Map(),
+        });
+        const expected = candidates.filter((c) => createAccepts(c.resource, bookings[resources.indexOf(c.resource)]!, caller, start, end)).map((c) => c.resource.id);
+        expect(page.total).to.equal(expected.length);
+        expect(page.free.map((r) => r.resource.id)).to.deep.equal(expected.slice(0, limit));
+        expect(page.free.every((r) => r.availableUnits === 1)).to.equal(true);
       }),
       { numRuns: 400 },
     );
