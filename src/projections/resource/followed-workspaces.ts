@@ -35,8 +35,8 @@ type Followed = {
   loadedAtMs: number;
   heldFromMs: number;
   resources: Map<string, KeyedResource>;
-  /** Active bookings by id: the resource each occupies and what it holds there. */
-  bookings: Map<string, { resourceId: string; held: UnitsHeld }>;
+  /** Active bookings by id: what each holds on the resource it occupies. */
+  bookings: Map<string, HeldOn>;
   view: FollowedWorkspace | null;
   refresh: () => Promise<void>;
 };
@@ -86,8 +86,8 @@ function coalescing(task: () => Promise<void>): () => Promise<void> {
 async function apply(db: Executor, followed: Followed, row: ChangesRow): Promise<void> {
   for (const b of row.bookings) {
     if (activeStatuses.includes(b.status) && !b.is_series_parent) {
-      const held = { ...occupiedMs(Number(b.start_ms), Number(b.end_ms), { bufferBeforeMinutes: b.buffer_before_minutes, bufferAfterMinutes: b.buffer_after_minutes }), units: b.units };
-      followed.bookings.set(b.id, { resourceId: b.resource, held });
+      const { startMs, endMs } = occupiedMs(Number(b.start_ms), Number(b.end_ms), { bufferBeforeMinutes: b.buffer_before_minutes, bufferAfterMinutes: b.buffer_after_minutes });
+      followed.bookings.set(b.id, { startMs, endMs, units: b.units, resourceId: b.resource });
     } else followed.bookings.delete(b.id);
   }
   if (row.resources.length > 0) {
@@ -109,12 +109,9 @@ async function apply(db: Executor, followed: Followed, row: ChangesRow): Promise
  * back no longer than the longest range.
  */
 function viewOf(followed: Followed): FollowedWorkspace {
-  const byStart: HeldOn[] = [];
+  const byStart = [...followed.bookings.values()];
   let longestMs = 0;
-  for (const { resourceId, held } of followed.bookings.values()) {
-    byStart.push({ ...held, resourceId });
-    longestMs = Math.max(longestMs, held.endMs - held.startMs);
-  }
+  for (const held of byStart) longestMs = Math.max(longestMs, held.endMs - held.startMs);
   byStart.sort((a, b) => a.startMs - b.startMs);
   const resources = [...followed.resources.values()].sort((a, b) => compareCandidates(a.resource, b.resource));
   const wholes = resources.flatMap(({ resource }) => (resource.parts ? [{ id: resource.id, parts: resource.parts }] : []));
@@ -166,7 +163,7 @@ function follow(db: Executor, workspace: string, nowMs: number): Followed {
 const followedOn = new WeakMap<Executor, BoundedCache<string, Followed>>();
 const followedWorkspaces = (db: Executor) => {
   let kept = followedOn.get(db);
-  if (!kept) followedOn.set(db, (kept = boundedCache<string, Followed>('followed-workspaces', { maxEntries: 64 })));
+  if (!kept) followedOn.set(db, (kept = boundedCache<string, Followed>('followed-workspaces', { maxEntries: 32 })));
   return kept;
 };
 
