@@ -22,9 +22,10 @@ import { resourcesAt } from './free-resource-candidates.js';
 export type FollowedWorkspace = {
   /** In the contract's order (compareCandidates). */
   readonly resources: readonly KeyedResource[];
+  readonly byId: ReadonlyMap<string, KeyedResource>;
   readonly sharing: ReadonlyMap<string, ReadonlySet<string>>;
-  /** The units held on each resource that share time with [fromMs, toMs), by resource (absent: none). */
-  heldIn(fromMs: number, toMs: number): Map<string, UnitsHeld[]>;
+  /** The units held on each resource (of `of` only, where given) that share time with [fromMs, toMs), by resource (absent: none). */
+  heldIn(fromMs: number, toMs: number, of?: ReadonlySet<string>): Map<string, UnitsHeld[]>;
   readonly heldFromMs: number;
 };
 
@@ -43,7 +44,7 @@ type Followed = {
 
 type ChangesRow = { horizon: string; bookings: (HeldBookingJson & { resource: string })[]; resources: { id: string; stream_revision: string }[] };
 
-/** How far back a load holds bookings, and how long a followed workspace lives before it is loaded afresh (its old bookings dropped). */
+/** How far back of the machine's clock a load holds bookings, and how long a followed workspace lives before it is loaded afresh (its old bookings dropped). */
 const heldBackMs = 24 * 3_600_000;
 const reloadAfterMs = 3_600_000;
 
@@ -115,7 +116,7 @@ function viewOf(followed: Followed): FollowedWorkspace {
   byStart.sort((a, b) => a.startMs - b.startMs);
   const resources = [...followed.resources.values()].sort((a, b) => compareCandidates(a.resource, b.resource));
   const wholes = resources.flatMap(({ resource }) => (resource.parts ? [{ id: resource.id, parts: resource.parts }] : []));
-  const heldIn = (fromMs: number, toMs: number) => {
+  const heldIn = (fromMs: number, toMs: number, of?: ReadonlySet<string>) => {
     const found = new Map<string, UnitsHeld[]>();
     // The first range starting at or after toMs; every one sharing time with the window starts before it.
     let low = 0;
@@ -127,17 +128,19 @@ function viewOf(followed: Followed): FollowedWorkspace {
     }
     for (let i = low - 1; i >= 0 && byStart[i]!.startMs > fromMs - longestMs; i--) {
       const held = byStart[i]!;
-      if (held.endMs <= fromMs) continue;
+      if (held.endMs <= fromMs || (of && !of.has(held.resourceId))) continue;
       const list = found.get(held.resourceId);
       if (list) list.push(held);
       else found.set(held.resourceId, [held]);
     }
     return found;
   };
-  return { resources, sharing: sharingOf(wholes), heldIn, heldFromMs: followed.heldFromMs };
+  const byId = new Map(resources.map((keyed) => [keyed.resource.id, keyed]));
+  return { resources, byId, sharing: sharingOf(wholes), heldIn, heldFromMs: followed.heldFromMs };
 }
 
-function follow(db: Executor, workspace: string, nowMs: number): Followed {
+function follow(db: Executor, workspace: string): Followed {
+  const nowMs = Date.now();
   const followed: Followed = {
     since: 0n,
     loadedAtMs: nowMs,
@@ -173,11 +176,10 @@ const followedWorkspaces = (db: Executor) => {
  * this process reads its resources and active bookings; every later one only the rows changed
  * since (indexes of migration 0042), usually none.
  */
-export async function followedWorkspace(db: Executor, workspace: string, nowMs: number): Promise<FollowedWorkspace> {
+export async function followedWorkspace(db: Executor, workspace: string): Promise<FollowedWorkspace> {
   const kept = followedWorkspaces(db);
-  // Loaded afresh an hour on, or when the clock went back before the load (a test's clock): its held bookings would not reach back.
-  let followed = kept.get(workspace, (known) => nowMs >= known.loadedAtMs && nowMs - known.loadedAtMs < reloadAfterMs);
-  if (!followed) kept.set(workspace, (followed = follow(db, workspace, nowMs)));
+  let followed = kept.get(workspace, (known) => Date.now() - known.loadedAtMs < reloadAfterMs);
+  if (!followed) kept.set(workspace, (followed = follow(db, workspace)));
   await followed.refresh();
   return (followed.view ??= viewOf(followed));
 }

@@ -93,7 +93,7 @@ export async function searchFreeResources(db: Executor, actor: Principal, query:
   const day = calendarDay(query.startTime.toZonedDateTimeISO(query.timeZone).toPlainDate(), query.timeZone);
   const dayWindow = { start: day.start, end: day.end.add(query.startTime.until(query.endTime)) };
   const [followed, quotas, blackouts, zoned] = await Promise.all([
-    followedWorkspace(db, query.workspace, now.epochMilliseconds),
+    followedWorkspace(db, query.workspace),
     isGuest(actor) ? [] : findQuotaUsages(db, query.workspace, actor.sub, query.startTime),
     findBlackoutsOverlapping(db, query.workspace, dayWindow.start, dayWindow.end),
     query.zoneId === undefined ? null : findMatchingIds(db, query),

@@ -14,11 +14,12 @@ const window = `from=${from}&to=${to}&limit=100`;
  * on one database, every write through one, every search through the other, which has followed the
  * workspace since before the write. Each search must see every write answered before it was sent.
  */
-describe('the free search follows writes answered by another process at once', function () {
+describe('the free search and the free slots follow writes answered by another process at once', function () {
   this.timeout(120_000);
   let writer: TestServer;
   let searcher: TestServer;
   const rooms = ['f-1', 'f-2', 'f-3', 'f-4', 'f-5', 'f-6'];
+  const roomIds = new Map<string, string>();
 
   const free = async () => {
     const res = await searcher.request('GET', `${F}?${window}`, { token: searcher.token({ level: 'LV4', sub: 'searching' }) });
@@ -36,7 +37,7 @@ describe('the free search follows writes answered by another process at once', f
     if (!writer.database.isServer) this.skip();
     searcher = await startTestServer({}, { database: writer.database, workspace: writer.workspace });
     for (const server of [writer, searcher]) setClock(server, '2027-03-01T08:00:00Z');
-    for (const room of rooms) await registerZone(writer, room);
+    for (const room of rooms) roomIds.set(room, await registerZone(writer, room));
   });
   after(async () => {
     await searcher?.close();
@@ -53,6 +54,22 @@ describe('the free search follows writes answered by another process at once', f
     const cancelled = await writer.request('PATCH', `/booking/v1/bookings/${ids[2]}/cancel`, { body: {}, token: writer.token({ level: 'LV4', sub: 'booker-f-3' }) });
     expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
     expect(await free()).to.deep.equal(['f-3']);
+  });
+
+  it('gives the free slots of a room as the other process left them', async () => {
+    const slotsOf = async (room: string) => {
+      const res = await searcher.request('GET', `/booking/v1/resources/${roomIds.get(room)}/available-slots?date=2027-03-02&slotMinutes=60`, { token: searcher.token({ level: 'LV4', sub: 'searching' }) });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return (res.body.slots as { startTime: string }[]).map((slot) => slot.startTime);
+    };
+    // f-3 is free at 09:00 since its booking was cancelled (the case before).
+    expect(await slotsOf('f-3')).to.include(from);
+    expect(await slotsOf('f-1')).to.not.include(from);
+    const id = await book('f-3');
+    expect(await slotsOf('f-3')).to.not.include(from);
+    const cancelled = await writer.request('PATCH', `/booking/v1/bookings/${id}/cancel`, { body: {}, token: writer.token({ level: 'LV4', sub: 'booker-f-3' }) });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).to.equal(200);
+    expect(await slotsOf('f-3')).to.include(from);
   });
 
   it('follows a resource registered, deactivated and deleted on the other process', async () => {
