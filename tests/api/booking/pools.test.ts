@@ -250,5 +250,22 @@ describe('pools over HTTP (contract §21)', function () {
       const fits = { ...booking, id: '0b0b0b0b-0000-4000-8000-0000000000a2', startTime: '2027-02-01T10:00:00Z', endTime: '2027-02-01T11:00:00Z' };
       await server.services.eventStore.appendToStream('elsewhere-pool', [{ type: 'BookingCreated', data: { booking: fits, by: 'test', at: fits.createdAt } }], 'any');
     });
+
+    it('the append’s count adds their buffers to the bookings it reads: a writer outside the stream meeting them only there is refused', async function () {
+      if (server.services.config.projections === 'async') this.skip();
+      const { zoneId, id } = await freshPool(2, { bufferBeforeMinutes: 15, bufferAfterMinutes: 15 });
+      expect((await create(zoneId, '2027-02-02T09:00:00Z', '2027-02-02T10:00:00Z', { units: 2 })).status).to.equal(201);
+      const stored = await server.database.db.selectFrom('events').select('data').where('stream_id', '=', `resource-${id}`).where('event_type', '=', 'BookingCreated').executeTakeFirstOrThrow();
+      // No buffer before its own start: it meets the held booking (occupied until 10:15) only in that booking's buffer after.
+      const within = (n: string, startTime: string) => ({ ...(stored.data as any).booking, id: `0b0b0b0b-0000-4000-8000-0000000000${n}`, units: 1, bufferBeforeMinutes: 0, startTime, endTime: '2027-02-02T11:00:00Z' });
+      const append = (booking: Record<string, unknown>) =>
+        server.services.eventStore.appendToStream('elsewhere-pool-buffers', [{ type: 'BookingCreated', data: { booking, by: 'test', at: booking.createdAt } }], 'any');
+      const error = await append(within('b1', '2027-02-02T10:05:00Z')).then(
+        () => null,
+        (e: unknown) => e as { code?: string; constraint?: string },
+      );
+      expect(error).to.include({ code: '23514', constraint: 'bookings_within_pool_units' });
+      await append(within('b2', '2027-02-02T10:15:00Z'));
+    });
   });
 });

@@ -71,6 +71,22 @@ describe('a quota under concurrency: one booker on many resources from two servi
     expect((await server.request('DELETE', `/booking/v1/quotas/${quota.body.id}`)).status).to.equal(204);
   });
 
+  it(`${resources} simultaneous creates against 5 bookings a week, 3 of them booked on its Monday: exactly 2 more stand on its Sunday`, async () => {
+    // Six days before the race: outside a day's counting margin, inside a week's (quota-bookings.sql), in the state and in the hold.
+    const sunday = 10 + [0, 1, 2, 3, 4, 5, 6].find((d) => new Date(base + (10 + d) * day).getUTCDay() === 0)!;
+    const quota = await postJson(server.url, '/booking/v1/quotas', { limit: 5, unit: 'bookings', per: 'week' }, admin());
+    expect(quota.status).to.equal(201);
+    const token = server.token({ level: 'LV4', sub: 'racer-week' });
+    for (let i = 0; i < 3; i++) {
+      const start = base + (sunday - 6) * day + (9 + i) * 3_600_000;
+      expect((await postJson(processes[i % 2]!.url, '/booking/v1/bookings', bookingBody(zones[i]!, iso(start), iso(start + 30 * 60_000)), token)).status).to.equal(201);
+    }
+    const answers = await race('racer-week', 30, sunday);
+    expectOnlyQuotaRefusals(answers, quota.body.id, 2);
+    expect(await storedOf('racer-week')).to.have.length(5);
+    expect((await server.request('DELETE', `/booking/v1/quotas/${quota.body.id}`)).status).to.equal(204);
+  });
+
   it(`${resources} simultaneous 45-minute creates against 3 hours a day: the stored hours never pass 3`, async () => {
     const quota = await postJson(server.url, '/booking/v1/quotas', { limit: 3, unit: 'hours', per: 'day', resourceType: 'zone' }, admin());
     expect(quota.status).to.equal(201);

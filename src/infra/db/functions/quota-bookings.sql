@@ -16,10 +16,12 @@ end $$;
 create or replace function booker_quota_bookings(workspace uuid, booker text, start timestamptz)
 returns table (id uuid, bookable_resource_id uuid, start_time timestamptz, end_time timestamptz)
 language sql stable as $$
-  -- The margin is a stable value computed before the scan, so the range is in the index condition.
+  -- The margin as an uncorrelated subquery: computed once before the scan (not once per row, as
+  -- the bare call was wherever the plan left the range to a filter), and a value the index
+  -- condition on (workspace, booker, start) can take.
   select b.id, b.bookable_resource_id, b.start_time, b.end_time from bookings b
   where b.workspace = $1 and b.booker_profile_id = $2
-    and b.start_time >= $3 - quota_count_margin($1) and b.start_time < $3 + quota_count_margin($1)
+    and b.start_time >= $3 - (select quota_count_margin($1)) and b.start_time < $3 + (select quota_count_margin($1))
     and b.status in ('pending', 'confirmed', 'completed', 'no_show') and not b.is_series_parent
 $$;
 
