@@ -31,6 +31,8 @@ try {
   process.stderr.write('rebuilding the read models from the whole log\n');
   const { events } = await rebuildReadModels(db, config, {
     eventStoreDb: eventStoreDb?.pages,
+    // A server's pool has connections to spare for reading the log ahead; PGlite has one, which the rebuild holds.
+    readAheadOn: config.database.kind === 'postgres' ? db : undefined,
     onProgress: (done) => {
       if (Date.now() - told < 2_000) return;
       told = Date.now();
