@@ -131,8 +131,8 @@ class HeldBookings {
     const now: RecordedEvent[] = [];
     for (const event of page) {
       this.read++;
-      const handlers = this.through.filter((projector) => projector.handles.has(event.type));
-      const bookingId = storedBookingEventTypes.has(event.type) && handlers.every((projector) => projector.setBased) ? bookingIdOfEvent(event) : undefined;
+      const kind = this.kindOf(event.type);
+      const bookingId = kind === 'booking' ? bookingIdOfEvent(event) : undefined;
       const held = bookingId === undefined ? undefined : this.held.get(bookingId);
       if (held) {
         held.events.push(event);
@@ -141,7 +141,7 @@ class HeldBookings {
         this.held.set(bookingId, { since: this.read, events: [event] });
         this.events++;
       } else {
-        if (bookingId === undefined && handlers.length > 0) this.releaseAll(now);
+        if (bookingId === undefined && kind !== 'unhandled') this.releaseAll(now);
         now.push(event);
       }
     }
@@ -154,6 +154,19 @@ class HeldBookings {
       this.releaseOne(bookingId, now);
     }
     return now;
+  }
+
+  private readonly kinds = new Map<string, 'booking' | 'other' | 'unhandled'>();
+
+  /** 'booking': a booking event only set-based projectors handle; 'unhandled': one no projector handles. */
+  private kindOf(type: string): 'booking' | 'other' | 'unhandled' {
+    let kind = this.kinds.get(type);
+    if (kind === undefined) {
+      const handlers = this.through.filter((projector) => projector.handles.has(type));
+      kind = handlers.length === 0 ? 'unhandled' : storedBookingEventTypes.has(type) && handlers.every((projector) => projector.setBased) ? 'booking' : 'other';
+      this.kinds.set(type, kind);
+    }
+    return kind;
   }
 
   /** Every held booking's events, to project now. */
