@@ -17,7 +17,7 @@ import { eventStoreDbFollowingProjectors, followingProjectors, projectors } from
 const defaultPageSize = 2_000;
 
 /** How many events of bookings still open the rebuild holds back at most (HeldBookings), a few KB each. */
-const defaultHoldLimit = 20_000;
+const defaultHoldLimit = 10_000;
 
 export type RebuildOptions = {
   eventStoreDb?: ReadAllPage;
