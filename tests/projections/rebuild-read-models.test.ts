@@ -115,6 +115,12 @@ describe('rebuilding the read models from the log', function () {
       expect(await rebuildReadModels(server.database.db, server.services.config, { pageSize })).to.deep.equal({ events });
       expect(await snapshot(), `pages of ${pageSize}`).to.deep.equal(live);
     }
+    // Bookings held back until closed, a hold full at once (new bookings go ahead, the oldest let go), none held; and the next page read ahead on the pool when there is one.
+    const readAheadOn = server.services.config.database.kind === 'postgres' ? server.database.db : undefined;
+    for (const [pageSize, holdLimit] of [[3, 2], [7, 1], [5, 0], [2_000, 4]] as const) {
+      expect(await rebuildReadModels(server.database.db, server.services.config, { pageSize, holdLimit, readAheadOn })).to.deep.equal({ events });
+      expect(await snapshot(), `pages of ${pageSize}, holding ${holdLimit} events`).to.deep.equal(live);
+    }
   });
 
   it('rebuilds the device and catalog records too, keeping what stays out of events', async () => {

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import { Kysely, PostgresDialect, sql, type PostgresPoolClient, type Transaction } from 'kysely';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import type { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { DatabaseConfig } from '../config.js';
 import type { DB } from './schema.js';
@@ -125,13 +124,19 @@ export function createReplicaDatabase(config: PostgresConfig & { replica: NonNul
  * starts from a dump (`dumpDataDir`) instead of creating a database, which takes seconds.
  */
 export function createEmbeddedDatabase(dataDir?: string, loadDataDir?: Blob): Database {
-  const client = new PGlite({
-    dataDir,
-    loadDataDir,
-    extensions: { btree_gist },
-    parsers: { [INT8]: (value: string) => Number(value) },
-  });
-  return new Kysely<DB>({ dialect: new PGliteDialect(client) });
+  // PGlite (its WebAssembly build) is loaded at the first query, not with this module: the tools on a
+  // PostgreSQL server (verify-log, replay, the rebuild) would otherwise pay for it at every start.
+  let client: Promise<PGlite> | undefined;
+  const open = () =>
+    (client ??= Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/btree_gist')]).then(
+      ([{ PGlite }, { btree_gist }]) => new PGlite({ dataDir, loadDataDir, extensions: { btree_gist }, parsers: { [INT8]: (value: string) => Number(value) } }),
+    ));
+  // The dialect's driver calls nothing else of its client.
+  const lazy: Pick<PGlite, 'query' | 'close'> = {
+    query: async (query, params, options) => (await open()).query(query, params, options),
+    close: async () => (client ? (await client).close() : undefined),
+  };
+  return new Kysely<DB>({ dialect: new PGliteDialect(lazy as PGlite) });
 }
 
 /**

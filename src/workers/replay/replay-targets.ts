@@ -1,11 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { EventEnvelope } from '../../domain/event-envelope.js';
-import { createKafkaProducer } from '../../infra/kafka/create-kafka-producer.js';
-import { sendInRequests } from '../../infra/kafka/requests-of.js';
-import { createLogger } from '../../infra/logger.js';
 import { postWebhook } from '../../infra/webhook/post-webhook.js';
-import { toKafkaMessage } from '../kafka/kafka-relay.js';
 import { ReplayUsageError } from './replay-usage-error.js';
 
 export type ReplayTargetName = 'webhook' | 'kafka' | 'stdout';
@@ -48,6 +44,13 @@ async function kafkaOf(env: NodeJS.ProcessEnv): Promise<ReplayTarget> {
   const brokers = (env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
   if (brokers.length === 0) throw new ReplayUsageError('--to kafka needs KAFKA_BROKERS');
   const topic = env.KAFKA_TOPIC || 'booking.events';
+  // Loaded only here: kafkajs and the logger cost every other replay start-up time for nothing.
+  const [{ createKafkaProducer }, { sendInRequests }, { createLogger }, { toKafkaMessage }] = await Promise.all([
+    import('../../infra/kafka/create-kafka-producer.js'),
+    import('../../infra/kafka/requests-of.js'),
+    import('../../infra/logger.js'),
+    import('../kafka/kafka-relay.js'),
+  ]);
   const producer = createKafkaProducer(brokers, createLogger('warn'));
   await producer.connect();
   return {
