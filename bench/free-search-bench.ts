@@ -12,7 +12,7 @@ import type { BenchContext } from './workload.js';
  * workload is named in --only: seeding 2,000 resources and 300,000 bookings takes minutes.
  */
 type Seeded = { database: string; data: Promise<FreeSearchData>; full?: Promise<FreeSearchData> };
-const seededBySize = new Map<FreeSearchSizes, Seeded>();
+const seededBySize = new Map<string, Seeded>();
 
 /** Leaves the seeded tables as a running service would find them (see settle in run-bench.ts; no ANALYZE with --no-analyze). */
 async function settle(ctx: BenchContext, work: (db: ReturnType<typeof createDatabase>) => Promise<void>): Promise<void> {
@@ -28,11 +28,12 @@ async function settle(ctx: BenchContext, work: (db: ReturnType<typeof createData
 
 export async function freeSearchData(ctx: BenchContext, past: 'tenth' | 'full', sizes: FreeSearchSizes = freeSearchSizes): Promise<FreeSearchData> {
   const database = ctx.database.database ?? '';
-  let current = seededBySize.get(sizes);
+  const key = `${database}|${JSON.stringify(sizes)}`;
+  let current = seededBySize.get(key);
   if (current?.database !== database) {
     let data!: FreeSearchData;
     current = { database, data: settle(ctx, async (db) => void (data = await seedFreeSearch(db, sizes))).then(() => data) };
-    seededBySize.set(sizes, current);
+    seededBySize.set(key, current);
     const ready = await current.data;
     console.error(`free search: ${ready.resources} resources, ${ready.futureBookings} future bookings and ${ready.pastBookings.held} of ${ready.pastBookings.seeded} past ones seeded in ${(ready.seconds.registrations + ready.seconds.first).toFixed(0)} s`);
   }
