@@ -38,7 +38,9 @@ const workspaceOfResource = compileOnce(sql`select workspace from resources wher
  * before the call is in it), the rows changed since the last read read first; a range reaching
  * before what the followed workspace holds is read in one statement.
  */
-export async function findResourceWithBusyTimes(db: Executor, id: string, from: Temporal.Instant, to: Temporal.Instant): Promise<{ resource: Resource; busy: BusyTime[] } | null> {
+export async function findResourceWithBusyTimes(db: Executor, asked: string, from: Temporal.Instant, to: Temporal.Instant): Promise<{ resource: Resource; busy: BusyTime[] } | null> {
+  // A uuid in capitals names the same resource: the followed workspace knows it as PostgreSQL writes it.
+  const id = asked.toLowerCase();
   let workspace = workspaces.get(id);
   if (workspace === undefined) {
     const { rows } = await db.executeQuery<{ workspace: string }>(workspaceOfResource.fill({ id }));

@@ -65,6 +65,8 @@ describe('the free search and the free slots follow writes answered by another p
     // f-3 is free at 09:00 since its booking was cancelled (the case before).
     expect(await slotsOf('f-3')).to.include(from);
     expect(await slotsOf('f-1')).to.not.include(from);
+    const capitals = await searcher.request('GET', `/booking/v1/resources/${roomIds.get('f-3')!.toUpperCase()}/available-slots?date=2027-03-02&slotMinutes=60`, { token: searcher.token({ level: 'LV4', sub: 'searching' }) });
+    expect(capitals.status, 'the id in capitals names the same room').to.equal(200);
     const id = await book('f-3');
     expect(await slotsOf('f-3')).to.not.include(from);
     const cancelled = await writer.request('PATCH', `/booking/v1/bookings/${id}/cancel`, { body: {}, token: writer.token({ level: 'LV4', sub: 'booker-f-3' }) });
